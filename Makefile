@@ -1,0 +1,50 @@
+# Paiju: `make run` starts the product, `make test` checks everything. Both set themselves up.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+NODE_STAMP := web-client/node_modules/.installed
+WHEEL_DIR := dist
+ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
+
+.PHONY: run test lint typecheck unit wheel bench clean
+
+$(STAMP): requirements-dev.txt shared-engine/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -r requirements-dev.txt -e shared-engine
+	touch $@
+
+$(NODE_STAMP): web-client/package.json
+	cd web-client && npm install --no-audit --no-fund --silent
+	touch $@
+
+wheel: $(WHEEL_DIR)/.built
+$(WHEEL_DIR)/.built: $(STAMP) $(ENGINE_SRC)
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	$(PY) -m build --wheel --no-isolation --outdir $(WHEEL_DIR) shared-engine >/dev/null
+	touch $@
+
+## run: until the services exist, a terminal game of 关牌 (you against two bots)
+run: $(STAMP)
+	$(BIN)/paiju play guanpai
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP) $(NODE_STAMP) wheel
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+bench: $(STAMP) $(NODE_STAMP) wheel
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) .venv-bench $(WHEEL_DIR) web-client/node_modules var
