@@ -22,8 +22,12 @@ $(NODE_STAMP): web-client/package.json
 	touch $@
 
 wheel: $(WHEEL_DIR)/.built
+# --no-isolation builds with the venv's own backend, which must meet shared-engine's
+# [build-system] requires (a fresh 3.11 venv has setuptools 65 and no wheel). A stale
+# setuptools build/ dir would leak deleted modules into the wheel, so it goes first.
 $(WHEEL_DIR)/.built: $(STAMP) $(ENGINE_SRC)
-	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	$(BIN)/pip install -q "setuptools>=68" wheel
+	rm -rf $(WHEEL_DIR) shared-engine/build && mkdir -p $(WHEEL_DIR)
 	$(PY) -m build --wheel --no-isolation --outdir $(WHEEL_DIR) shared-engine >/dev/null
 	touch $@
 

@@ -1,0 +1,101 @@
+"""Engine measurements shared by CPython and Pyodide.
+
+bench/run.py imports this module and calls measure() in-process for the CPython numbers, and
+runs this same file inside Pyodide with tools/pyodide/run.mjs (which sets the global ARG to
+measure()'s keyword arguments) for the Pyodide numbers. Only the standard library and paiju.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from paiju.simulate import random_game, timed_random_game
+
+Clock = Callable[[], float]
+
+
+def clock_overhead(clock: Clock, calls: int = 20_000) -> float:
+    """Median cost of one clock() call in seconds: part of every timed call below."""
+    diffs = []
+    for _ in range(calls):
+        start = clock()
+        diffs.append(clock() - start)
+    return statistics.median(diffs)
+
+
+def games_per_second(
+    game: str, variant: str | None, budget: float, batches: int, seed: int, clock: Clock
+) -> dict[str, Any]:
+    """Whole random games per second: median over `batches` batches sharing `budget` seconds."""
+    random_game(game, variant, seed=seed)  # warm-up: imports, caches, JIT tiers in Pyodide
+    seed += 1
+    rates = []
+    games = 0
+    for _ in range(batches):
+        count = 0
+        start = now = clock()
+        deadline = start + budget / batches
+        while now < deadline:
+            random_game(game, variant, seed=seed)
+            seed += 1
+            count += 1
+            now = clock()
+        rates.append(count / (now - start))
+        games += count
+    return {"games_per_s": statistics.median(rates), "batch_rates": rates, "games": games}
+
+
+def decision_times(
+    game: str, variant: str | None, budget: float, seed: int, clock: Clock
+) -> dict[str, Any]:
+    """Median legal_moves time per decision and decide time per play, pooled over the games
+    played within `budget` seconds."""
+    timed_random_game(game, variant, seed, clock)  # warm-up
+    seed += 1
+    legal: list[float] = []
+    decide: list[float] = []
+    games = 0
+    start = clock()
+    while clock() - start < budget or not games:
+        legal_times, decide_times = timed_random_game(game, variant, seed, clock)
+        legal.extend(legal_times)
+        decide.extend(decide_times)
+        seed += 1
+        games += 1
+    return {
+        "legal_moves_median_s": statistics.median(legal) if legal else None,
+        "decide_median_s": statistics.median(decide) if decide else None,
+        "legal_moves_calls": len(legal),
+        "decide_calls": len(decide),
+        "games": games,
+    }
+
+
+def measure(
+    game: str, variants: list[str | None], budget: float, batches: int, seed: int = 1
+) -> dict[str, Any]:
+    """Every measurement for every variant; `budget` seconds for each of the two kinds."""
+    clock = time.perf_counter
+    out: dict[str, Any] = {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": sys.platform,
+        "clock_overhead_s": clock_overhead(clock),
+        "variants": {},
+    }
+    for variant in variants:
+        out["variants"][str(variant)] = {
+            **games_per_second(game, variant, budget, batches, seed, clock),
+            **decision_times(game, variant, budget, seed + 1_000_000, clock),
+        }
+    return out
+
+
+_ARG = globals().get("ARG")
+if _ARG is not None:  # run as a script by tools/pyodide/run.mjs
+    RESULT = measure(**_ARG)

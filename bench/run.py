@@ -1,0 +1,358 @@
+"""Paiju benchmarks (`make bench`): measure, print and write bench/report.md.
+
+Each section is a function that takes the shared Bench context and returns report rows; to add
+one (browser timings, services, ...) write such a function and list it in SECTIONS. Sections run
+in order and may read what earlier ones left in `bench.facts`.
+
+Sections now:
+- RLCard reference: RLCard's Dou Dizhu engine alone, random games/s, in a separate venv
+  (.venv-bench, created here on first use) so RLCard never enters the project's venv.
+- Guanpai engine: random games/s and median legal_moves / decide times per variant, on CPython
+  in-process and in Pyodide under node (tools/pyodide/run.mjs running bench/engine_bench.py).
+
+Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; Pyodide within 2x of CPython.
+Exit status 1 if a section failed to measure; unmet targets are reported, not an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_DIR = ROOT / "bench"
+REPORT = BENCH_DIR / "report.md"
+HARNESS = ROOT / "tools" / "pyodide" / "run.mjs"
+PYODIDE_DIR = ROOT / "web-client" / "node_modules" / "pyodide"
+BENCH_VENV = ROOT / ".venv-bench"
+# numpy is RLCard's own dependency; named so that the report can tell which one was measured.
+BENCH_REQUIREMENTS = ["rlcard==1.2.0", "numpy"]
+
+GAME = "guanpai"
+GAMES_PER_S_VS_RLCARD = 2.0  # Guanpai CPython games/s must be at least this times RLCard's
+PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than CPython
+
+sys.path.insert(0, str(BENCH_DIR))
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Row:
+    metric: str
+    cpython: str = "—"
+    pyodide: str = "—"
+    slowdown: str = "—"  # Pyodide / CPython
+    target: str = ""
+    met: bool | None = None
+
+
+@dataclass
+class Bench:
+    budget: float  # seconds per measurement (per variant and kind)
+    batches: int  # games/s is the median over this many batches of budget / batches seconds
+    facts: dict[str, Any] = field(default_factory=dict)  # measurements for later sections
+    notes: list[str] = field(default_factory=list)  # lines for the report's notes
+
+
+Section = Callable[[Bench], list[Row]]
+
+
+# --- formatting ---------------------------------------------------------------------------
+
+
+def fmt_rate(per_s: float | None) -> str:
+    if per_s is None:
+        return "—"
+    return f"{per_s:,.0f}/s" if per_s >= 100 else f"{per_s:,.1f}/s"
+
+
+def fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.1f} µs"
+    return f"{seconds * 1e9:.0f} ns"
+
+
+def fmt_ratio(ratio: float | None) -> str:
+    return "—" if ratio is None else f"{ratio:.2f}×"
+
+
+def mark(ok: bool) -> str:
+    return "✓" if ok else "✗"
+
+
+# --- RLCard reference ---------------------------------------------------------------------
+
+
+def ensure_bench_venv() -> Path:
+    """The separate venv for reference engines; (re)built when its requirements change.
+
+    It uses the interpreter running this script, so both engines run on the same CPython."""
+    python = BENCH_VENV / "bin" / "python"
+    stamp = BENCH_VENV / ".installed"
+    wanted = json.dumps({"python": sys.version, "requirements": BENCH_REQUIREMENTS})
+    if python.exists() and stamp.exists() and stamp.read_text() == wanted:
+        return python
+    log(f"creating {BENCH_VENV.name} with {' '.join(BENCH_REQUIREMENTS)} (first run only)")
+    shutil.rmtree(BENCH_VENV, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True)
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    subprocess.run([*pip, *BENCH_REQUIREMENTS], check=True)
+    stamp.write_text(wanted)
+    return python
+
+
+def rlcard_section(bench: Bench) -> list[Row]:
+    python = ensure_bench_venv()
+    log("RLCard doudizhu: random games")
+    script = BENCH_DIR / "rlcard_doudizhu.py"
+    proc = subprocess.run(
+        [str(python), str(script), "--budget", str(bench.budget), "--batches", str(bench.batches)],
+        capture_output=True,
+        text=True,
+        timeout=120 + 10 * bench.budget,
+    )
+    if proc.returncode:
+        raise RuntimeError(f"rlcard_doudizhu.py failed:\n{proc.stderr}")
+    ref = json.loads(proc.stdout)
+    bench.facts["rlcard_games_per_s"] = ref["games_per_s"]
+    bench.notes.append(
+        f"RLCard {ref['rlcard']} (numpy {ref['numpy']}, CPython {ref['python']}) in "
+        f"{BENCH_VENV.name}: `DoudizhuGame` stepping uniformly random actions from "
+        f"`state['actions']` until `is_over()`; {ref['games']} games, "
+        f"{ref['decisions_per_game']:.1f} decisions per game."
+    )
+    return [
+        Row(
+            "RLCard doudizhu: random games/s (engine alone)",
+            cpython=fmt_rate(ref["games_per_s"]),
+            target="reference",
+        )
+    ]
+
+
+# --- Guanpai engine: CPython and Pyodide ---------------------------------------------------
+
+
+def find_wheel() -> Path:
+    wheels = sorted((ROOT / "dist").glob("paiju-*.whl"), key=lambda p: p.stat().st_mtime)
+    if not wheels:
+        raise FileNotFoundError("no dist/paiju-*.whl: run `make wheel`")
+    return wheels[-1]
+
+
+def guanpai_variants() -> list[str | None]:
+    from paiju.api import list_games
+
+    for game in list_games():
+        if game["id"] == GAME:
+            return [v["id"] for v in game["variants"]] or [None]
+    raise LookupError(f"paiju.api.list_games() has no {GAME!r}")
+
+
+def run_in_pyodide(script: Path, arg: Any, timeout: float) -> Any:
+    node = shutil.which("node")
+    if node is None:
+        raise FileNotFoundError("node is not on PATH")
+    cmd = [node, str(HARNESS), "--wheel", str(find_wheel()), "--script", str(script)]
+    proc = subprocess.run(
+        [*cmd, "--arg", json.dumps(arg)], capture_output=True, text=True, timeout=timeout
+    )
+    if proc.returncode:
+        raise RuntimeError(f"Pyodide run of {script.name} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def guanpai_section(bench: Bench) -> list[Row]:
+    import engine_bench  # bench/engine_bench.py: the same code runs in Pyodide
+
+    variants = guanpai_variants()
+    arg = {"game": GAME, "variants": variants, "budget": bench.budget, "batches": bench.batches}
+    log(f"{GAME} on CPython: variants {variants}")
+    cpy = engine_bench.measure(**arg)
+    log(f"{GAME} in Pyodide under node: variants {variants}")
+    started = time.perf_counter()
+    pyo = run_in_pyodide(
+        BENCH_DIR / "engine_bench.py", arg, timeout=300 + 4 * len(variants) * bench.budget
+    )
+    wall = time.perf_counter() - started
+    bench.notes.append(
+        f"Pyodide: Python {pyo['python']} on {pyo['platform']}, node {node_version()}; "
+        f"the whole node run took {wall:.1f} s. Clock overhead per timed call: "
+        f"{fmt_time(cpy['clock_overhead_s'])} CPython, {fmt_time(pyo['clock_overhead_s'])} "
+        "Pyodide (included in the times below, not subtracted)."
+    )
+
+    rlcard = bench.facts.get("rlcard_games_per_s")
+    rows = []
+    for variant in variants:
+        c = cpy["variants"][str(variant)]
+        p = pyo["variants"][str(variant)]
+        name = f"{GAME}/{variant}" if variant else GAME
+        bench.notes.append(
+            f"{name}: {c['games']} + {p['games']} games for games/s (CPython + Pyodide), "
+            f"{c['legal_moves_calls'] / c['games']:.1f} decisions and "
+            f"{c['decide_calls'] / c['games']:.1f} plays per game."
+        )
+
+        slowdown = c["games_per_s"] / p["games_per_s"]
+        pyodide_ok = slowdown <= PYODIDE_MAX_SLOWDOWN
+        target = f"Pyodide ≤ {PYODIDE_MAX_SLOWDOWN:g}× slower {mark(pyodide_ok)}"
+        met: bool | None = pyodide_ok
+        if rlcard is None:
+            target = f"CPython ≥ {GAMES_PER_S_VS_RLCARD:g}× RLCard: RLCard unmeasured; " + target
+        else:
+            need = GAMES_PER_S_VS_RLCARD * rlcard
+            cpython_ok = c["games_per_s"] >= need
+            ratio = c["games_per_s"] / rlcard
+            target = (
+                f"CPython ≥ {GAMES_PER_S_VS_RLCARD:g}× RLCard = {fmt_rate(need)} "
+                f"(is {ratio:.1f}×) {mark(cpython_ok)}; " + target
+            )
+            met = cpython_ok and pyodide_ok
+        rows.append(
+            Row(
+                f"{name}: random games/s",
+                fmt_rate(c["games_per_s"]),
+                fmt_rate(p["games_per_s"]),
+                fmt_ratio(slowdown),
+                target,
+                met,
+            )
+        )
+        for key, label in [
+            ("legal_moves_median_s", "median `legal_moves` per decision"),
+            ("decide_median_s", "median `decide` per play"),
+        ]:
+            if c[key] is None or p[key] is None:
+                rows.append(Row(f"{name}: {label}", target="no calls measured"))
+                continue
+            slowdown = p[key] / c[key]
+            ok = slowdown <= PYODIDE_MAX_SLOWDOWN
+            rows.append(
+                Row(
+                    f"{name}: {label}",
+                    fmt_time(c[key]),
+                    fmt_time(p[key]),
+                    fmt_ratio(slowdown),
+                    f"Pyodide ≤ {PYODIDE_MAX_SLOWDOWN:g}× slower {mark(ok)}",
+                    ok,
+                )
+            )
+    return rows
+
+
+# --- report ---------------------------------------------------------------------------------
+
+SECTIONS: list[tuple[str, Section]] = [
+    ("Reference: RLCard", rlcard_section),
+    ("Guanpai engine: CPython vs Pyodide", guanpai_section),
+]
+
+
+def node_version() -> str:
+    node = shutil.which("node")
+    if node is None:
+        return "absent"
+    return subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+
+
+def pyodide_version() -> str:
+    try:
+        return str(json.loads((PYODIDE_DIR / "package.json").read_text())["version"])
+    except (OSError, ValueError, KeyError):
+        return "absent"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def render(bench: Bench, results: list[tuple[str, list[Row], str | None]]) -> str:
+    lines = [
+        "# Paiju benchmark report",
+        "",
+        f"- Date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
+        f"- Machine: {cpu_model()}, {os.cpu_count()} CPUs",
+        f"- CPython {platform.python_version()} ({sys.executable})",
+        f"- Pyodide {pyodide_version()} (npm) under node {node_version()}",
+        f"- Budget: {bench.budget:g} s per measurement; games/s is the median of "
+        f"{bench.batches} batches; call times are medians over all calls in the budget.",
+        "",
+    ]
+    header = "| Metric | CPython | Pyodide (node) | Pyodide slowdown | Reference / target | Met |"
+    for title, rows, error in results:
+        lines += [f"## {title}", ""]
+        if error:
+            lines += ["**Not measured:**", "", "```", error.rstrip(), "```", ""]
+        if rows:
+            lines += [header, "|---|---:|---:|---:|---|:-:|"]
+            for r in rows:
+                met = "" if r.met is None else ("yes" if r.met else "**no**")
+                cells = [r.metric, r.cpython, r.pyodide, r.slowdown, r.target, met]
+                lines.append("| " + " | ".join(cells) + " |")
+            lines.append("")
+    checked = [r for _, rows, _ in results for r in rows if r.met is not None]
+    failed = [r.metric for r in checked if not r.met]
+    errors = [title for title, _, error in results if error]
+    lines += ["## Summary", ""]
+    lines.append(
+        f"{len(checked) - len(failed)} of {len(checked)} targets met"
+        + (f"; not met: {', '.join(failed)}" if failed else "")
+        + (f"; not measured: {', '.join(errors)}" if errors else "")
+        + "."
+    )
+    if bench.notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in bench.notes]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--budget", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--batches", type=int, default=6, help="batches per games/s figure")
+    parser.add_argument("--report", type=Path, default=REPORT, help="markdown output")
+    args = parser.parse_args(argv)
+
+    bench = Bench(budget=args.budget, batches=args.batches)
+    started = time.perf_counter()
+    results: list[tuple[str, list[Row], str | None]] = []
+    for title, section in SECTIONS:
+        try:
+            results.append((title, section(bench), None))
+        except Exception:
+            log(f"section {title!r} failed")
+            results.append((title, [], traceback.format_exc()))
+    bench.notes.append(f"Whole bench run: {time.perf_counter() - started:.0f} s.")
+    report = render(bench, results)
+    args.report.write_text(report, encoding="utf-8")
+    print(report)
+    log(f"wrote {args.report}")
+    return 1 if any(error for _, _, error in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

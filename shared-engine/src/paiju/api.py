@@ -1,0 +1,184 @@
+"""The public engine API: what the browser (in Pyodide), the services and the tools call.
+
+Every function takes and returns either engine values (``Config``, states, ``Command``/``Event``
+dataclasses) or their JSON forms, and says which. docs/engine.md documents each with examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from paiju.cards import Hand, parse_cards
+from paiju.climbing import ClimbingGame, Combo
+from paiju.errors import RuleError
+from paiju.protocol import Command, Event, HandEnded, decode, encode
+from paiju.registry import GAMES, get_game
+from paiju.table import Config, TableState
+
+State = TableState
+
+
+def list_games() -> list[dict[str, Any]]:
+    """The catalogue: every game with its names, region, description and variants."""
+    return [dataclasses.asdict(game.info) for game in GAMES.values()]
+
+
+def make_config(
+    game: str,
+    variant: str | None = None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Config:
+    """A table configuration; ``options`` overrides the variant's defaults.
+
+    Raises:
+        ValueError: unknown game, variant or option, or a player count the variant does not allow.
+    """
+    return get_game(game).config(variant, players, **dict(options or {}))
+
+
+def config_from_dict(data: Mapping[str, Any]) -> Config:
+    """The inverse of ``Config.to_dict`` (a log header's config)."""
+    return make_config(data["game"], data["variant"], data["players"], data.get("options"))
+
+
+def initial_state(config: Config) -> State:
+    return get_game(config.game).initial_state(config)
+
+
+def _command(command: Command | Mapping[str, Any]) -> Command:
+    message = command if isinstance(command, Command) else decode(dict(command))
+    if not isinstance(message, Command):
+        raise RuleError("unknown_command", command=message.TYPE)
+    return message
+
+
+def decide(state: State, command: Command | Mapping[str, Any]) -> list[Event]:
+    """The events a command (or its JSON form) causes.
+
+    Raises:
+        RuleError: the command is malformed or against the rules; nothing changes.
+    """
+    return get_game(state.config.game).decide(state, _command(command))
+
+
+def evolve(state: State, event: Event | Mapping[str, Any]) -> State:
+    """The state after an event (or its JSON form)."""
+    message = event if isinstance(event, Event) else decode(dict(event))
+    if not isinstance(message, Event):
+        raise RuleError("unknown_command", command=message.TYPE)
+    return get_game(state.config.game).evolve(state, message)
+
+
+def apply(state: State, command: Command | Mapping[str, Any]) -> tuple[State, list[Event]]:
+    """``decide`` then ``evolve``: the new state and the events."""
+    return get_game(state.config.game).apply(state, _command(command))
+
+
+def replay(config: Config, events: Iterable[Event]) -> State:
+    """Rebuild a state from its events: ``reduce(evolve, events, initial_state(config))``."""
+    game = get_game(config.game)
+    state = game.initial_state(config)
+    for event in events:
+        state = game.evolve(state, event)
+    return state
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) may see, as JSON."""
+    return get_game(state.config.game).view(state, seat)
+
+
+def legal_moves(state: State, seat: int) -> list[Command]:
+    """What ``seat`` may do now (empty when it is not its turn)."""
+    return get_game(state.config.game).legal_moves(state, seat)
+
+
+def legal_moves_json(state: State, seat: int) -> list[dict[str, Any]]:
+    return [encode(m) for m in legal_moves(state, seat)]
+
+
+def to_move(state: State) -> int | None:
+    """The seat whose turn it is (None while the table waits for the deal or the reveal)."""
+    return get_game(state.config.game).to_move(state)
+
+
+def result(state: State) -> HandEnded | None:
+    """The last scored hand, or None."""
+    return get_game(state.config.game).result(state)
+
+
+def _climbing(config: Config) -> ClimbingGame[Any]:
+    game = get_game(config.game)
+    if not isinstance(game, ClimbingGame):
+        raise ValueError(f"{config.game} has no combinations")
+    return game
+
+
+def _cards(cards: Hand | str | Iterable[str]) -> Hand:
+    if isinstance(cards, tuple) and all(isinstance(c, int) for c in cards):
+        return tuple(sorted(cards))
+    return parse_cards(cards)  # type: ignore[arg-type]
+
+
+def classify(config: Config, cards: Hand | str | Iterable[str], last_hand: bool = False) -> Combo | None:
+    """The combination ``cards`` make in this game (its preferred reading), or None.
+
+    Raises:
+        RuleError: the game names why the cards cannot be played (e.g. 三带一 not as a last hand).
+        NotationError: a card code is wrong.
+    """
+    combos = _climbing(config).combinations(config, _cards(cards), last_hand)
+    return combos[0] if combos else None
+
+
+def compare(config: Config, a: Hand | str | Iterable[str], b: Hand | str | Iterable[str]) -> int:
+    """1 if play ``a`` beats play ``b`` when ``b`` is on the table, -1 if ``b`` beats ``a``, 0 if
+    neither beats the other (different kinds or lengths, or equal).
+
+    Raises:
+        ValueError: ``a`` or ``b`` is not a combination of the game.
+    """
+    game = _climbing(config)
+    ca, cb = game.combinations(config, _cards(a)), game.combinations(config, _cards(b))
+    if not ca or not cb:
+        raise ValueError("both sides must be combinations of the game")
+    if any(game.beats(x, cb[0]) for x in ca):
+        return 1
+    if any(game.beats(y, ca[0]) for y in cb):
+        return -1
+    return 0
+
+
+def check_command(state: State, command: Mapping[str, Any]) -> dict[str, Any]:
+    """For the browser: ``{"ok": true}`` or ``{"ok": false, "error": {code, zh, en, cards}}``."""
+    try:
+        decide(state, command)
+    except RuleError as err:
+        return {"ok": False, "error": err.to_dict()}
+    return {"ok": True}
+
+
+__all__ = [
+    "Combo",
+    "Config",
+    "State",
+    "apply",
+    "check_command",
+    "classify",
+    "compare",
+    "config_from_dict",
+    "decide",
+    "evolve",
+    "initial_state",
+    "legal_moves",
+    "legal_moves_json",
+    "list_games",
+    "make_config",
+    "replay",
+    "result",
+    "to_move",
+    "view",
+]

@@ -1,0 +1,287 @@
+"""The climbing-game core (关牌, 大北, 条数, 板子炮, 打拱): plays and passes, who leads, when a
+trick is over, the finishing order — and the rank-pattern helpers that games use to classify cards
+and to generate plays fast.
+
+A game supplies ``classify`` (cards → the combinations they can be), ``beats``, ``candidates``
+(every legal play now) and ``score``; optional hooks add its own constraints (必管, 顶大, a card
+that the first play must contain). Seats are numbered in the order of play.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from paiju.cards import RANK_COUNT, Card, Hand, card_codes, remove_cards
+from paiju.errors import RuleError
+from paiju.protocol import Command, Event, HandEnded, Pass, Passed, Play, Played
+from paiju.table import Config, TableGame, TableState
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """A classified play: its kind (a stable code), its comparison key and its number of cards."""
+
+    kind: str
+    key: int
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClimbState(TableState):
+    lead: Combo | None = None  # the combination on top of the current trick
+    lead_seat: int | None = None
+    passes: int = 0  # passes since the last play
+    out: tuple[int, ...] = ()  # seats that have played out, in order
+    discards: Hand = ()  # every card played this hand, in order
+    actions: tuple[Hand | None, ...] = ()  # this trick: a seat's play, () a pass, None nothing yet
+
+
+C = TypeVar("C", bound=ClimbState)
+Candidate = tuple[Hand, Combo]
+
+
+class ClimbingGame(TableGame[C]):
+    state_type = ClimbState
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._deciders[Play] = self._decide_play
+        self._deciders[Pass] = self._decide_pass
+        self._evolvers[Played] = self._on_played
+        self._evolvers[Passed] = self._on_passed
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def combinations(self, config: Config, cards: Hand, last_hand: bool = False) -> list[Combo]:
+        """Every combination ``cards`` can be under ``config``, the preferred one first.
+        ``last_hand``: the cards are the player's whole remaining hand.
+
+        Raises:
+            RuleError: a game may name a more precise reason than ``invalid_combination``.
+        """
+        raise NotImplementedError
+
+    def classify(self, state: C, seat: int, cards: Hand) -> list[Combo]:
+        """Every combination ``cards`` can be for this seat now."""
+        return self.combinations(state.config, cards, len(cards) == len(state.hands[seat]))
+
+    def beats(self, combo: Combo, lead: Combo) -> bool:
+        raise NotImplementedError
+
+    def candidates(self, state: C, seat: int) -> list[Candidate]:
+        """Every legal play of ``seat`` now (the lead, or what beats the lead)."""
+        raise NotImplementedError
+
+    def check_play(self, state: C, seat: int, cards: Hand, combo: Combo) -> None:
+        """Further constraints on a play that classifies and beats. Raises RuleError."""
+
+    def check_pass(self, state: C, seat: int) -> None:
+        """Further constraints on passing (必管). Raises RuleError."""
+
+    def hand_over(self, state: C) -> bool:
+        """After a play: is the hand over? Default: as soon as one seat is out."""
+        return bool(state.out)
+
+    def score(self, state: C) -> HandEnded:
+        raise NotImplementedError
+
+    # --- decide -----------------------------------------------------------------------------------
+
+    def _check_turn(self, state: C, seat: int) -> None:
+        self._require(state, "play")
+        if seat != state.turn:
+            raise RuleError("not_your_turn")
+
+    def _decide_play(self, state: C, command: Play) -> list[Event]:
+        seat, cards = command.seat, tuple(sorted(command.cards))
+        self._check_turn(state, seat)
+        if not cards:
+            raise RuleError("empty_play")
+        if remove_cards(state.hands[seat], cards) is None:
+            raise RuleError("not_in_hand", card_codes(cards), cards=" ".join(card_codes(cards)))
+        combos = self.classify(state, seat, cards)
+        if not combos:
+            text = " ".join(card_codes(cards))
+            raise RuleError("invalid_combination", card_codes(cards), cards=text)
+        lead = state.lead
+        if lead is not None:
+            combos = [c for c in combos if self.beats(c, lead)]
+            if not combos:
+                raise RuleError(
+                    "does_not_beat",
+                    card_codes(cards),
+                    cards=" ".join(card_codes(cards)),
+                    lead=" ".join(card_codes(state.actions[state.lead_seat or 0] or ())),
+                )
+        combo = combos[0]
+        self.check_play(state, seat, cards, combo)
+        played = Played(seat=seat, cards=cards, kind=combo.kind, key=combo.key)
+        after = self.evolve(state, played)
+        events: list[Event] = [played]
+        if self.hand_over(after):
+            events.append(self.score(after))
+        return events
+
+    def _decide_pass(self, state: C, command: Pass) -> list[Event]:
+        self._check_turn(state, command.seat)
+        if state.lead is None:
+            raise RuleError("cannot_pass_lead")
+        self.check_pass(state, command.seat)
+        return [Passed(seat=command.seat)]
+
+    # --- evolve -----------------------------------------------------------------------------------
+
+    def start_hand(self, state: C) -> C:
+        n = state.config.players
+        return dataclasses.replace(
+            state,  # type: ignore[type-var]
+            lead=None,
+            lead_seat=None,
+            passes=0,
+            out=(),
+            discards=(),
+            actions=(None,) * n,
+        )
+
+    def next_active(self, state: C, seat: int) -> int:
+        """The next seat after ``seat`` that still holds cards."""
+        n = state.config.players
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if state.hands[s]:
+                return s
+        return seat
+
+    def _on_played(self, state: C, event: Played) -> C:
+        seat = event.seat
+        hands = list(state.hands)
+        hand = remove_cards(hands[seat], event.cards)
+        hands[seat] = hand if hand is not None else ()
+        actions = list(state.actions) if state.lead is not None else [None] * state.config.players
+        actions[seat] = event.cards
+        out = state.out if hands[seat] else (*state.out, seat)
+        new = dataclasses.replace(
+            state,  # type: ignore[type-var]
+            hands=tuple(hands),
+            lead=Combo(event.kind, event.key, len(event.cards)),
+            lead_seat=seat,
+            passes=0,
+            out=out,
+            discards=state.discards + event.cards,
+            actions=tuple(actions),
+        )
+        return dataclasses.replace(new, turn=self.next_active(new, seat))  # type: ignore[type-var]
+
+    def _on_passed(self, state: C, event: Passed) -> C:
+        lead_seat = state.lead_seat if state.lead_seat is not None else event.seat
+        responders = sum(1 for s, h in enumerate(state.hands) if h and s != lead_seat)
+        passes = state.passes + 1
+        actions = list(state.actions)
+        actions[event.seat] = ()
+        if passes < responders:
+            return dataclasses.replace(
+                state,  # type: ignore[type-var]
+                passes=passes,
+                actions=tuple(actions),
+                turn=self.next_active(state, event.seat),
+            )
+        # everybody else passed: the trick is over and its winner leads (or, if out, the next seat)
+        leader = lead_seat if state.hands[lead_seat] else self.next_active(state, lead_seat)
+        return dataclasses.replace(
+            state,  # type: ignore[type-var]
+            lead=None,
+            lead_seat=None,
+            passes=0,
+            actions=(None,) * state.config.players,
+            turn=leader,
+        )
+
+    # --- queries ----------------------------------------------------------------------------------
+
+    def legal_moves(self, state: C, seat: int) -> list[Command]:
+        if state.phase != "play" or seat != state.turn:
+            return []
+        moves: list[Command] = [Play(seat=seat, cards=cards) for cards, _ in self.candidates(state, seat)]
+        if state.lead is not None:
+            try:
+                self.check_pass(state, seat)
+                moves.append(Pass(seat=seat))
+            except RuleError:
+                pass
+        return moves
+
+    def view_extra(self, state: C, seat: int | None) -> dict[str, Any]:
+        lead = state.lead
+        return {
+            "lead": None
+            if lead is None
+            else {
+                "seat": state.lead_seat,
+                "kind": lead.kind,
+                "cards": card_codes(state.actions[state.lead_seat or 0] or ()),
+            },
+            "actions": [None if a is None else card_codes(a) for a in state.actions],
+            "out": list(state.out),
+        }
+
+
+# --- rank patterns: the shared vocabulary for classifying and generating plays ------------------
+
+
+def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
+    """The cards of a hand grouped by rank (index = rank)."""
+    groups: list[list[Card]] = [[] for _ in range(RANK_COUNT)]
+    for c in hand:
+        groups[c >> 2].append(c)
+    return groups
+
+
+def take(groups: list[list[Card]], pattern: Sequence[tuple[int, int]]) -> Hand:
+    """Concrete cards for a rank pattern ``[(rank, count), ...]``: the first cards of each rank."""
+    out: list[Card] = []
+    for rank, count in pattern:
+        out.extend(groups[rank][:count])
+    return tuple(sorted(out))
+
+
+def windows(
+    counts: Sequence[int], order: Sequence[int], width: int, length: int
+) -> Iterator[tuple[int, ...]]:
+    """Every run of ``length`` consecutive positions of ``order`` whose ranks each have at least
+    ``width`` cards; yields the ranks of the run (lowest first)."""
+    run = 0
+    for pos, rank in enumerate(order):
+        run = run + 1 if counts[rank] >= width else 0
+        if run >= length:
+            yield tuple(order[pos - length + 1 : pos + 1])
+
+
+def kicker_patterns(
+    counts: Sequence[int], exclude: Sequence[int], k: int, pairs_only: bool = False
+) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Every choice of ``k`` kicker cards, by rank, from ranks not in ``exclude``.
+
+    Yields tuples of ``(rank, count)``. With ``pairs_only`` the kickers are pairs of one rank each.
+    """
+    ranks = [r for r in range(RANK_COUNT) if counts[r] and r not in exclude]
+    step = 2 if pairs_only else 1
+
+    def rec(i: int, left: int) -> Iterator[tuple[tuple[int, int], ...]]:
+        if left == 0:
+            yield ()
+            return
+        if i == len(ranks):
+            return
+        rank = ranks[i]
+        most = min(counts[rank], left)
+        if pairs_only:
+            most = 2 if most >= 2 else 0
+        for take_n in range(most, 0, -step):
+            for rest in rec(i + 1, left - take_n):
+                yield ((rank, take_n), *rest)
+        yield from rec(i + 1, left)
+
+    yield from rec(0, k)

@@ -1,0 +1,1 @@
+"""One module per game, holding only what is that game's own."""

@@ -1,0 +1,24 @@
+"""The games Paiju knows, by id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.games import guanpai
+from paiju.table import TableGame
+
+GAMES: dict[str, TableGame[Any]] = {
+    guanpai.GAME.info.id: guanpai.GAME,
+}
+
+
+def get_game(game_id: str) -> TableGame[Any]:
+    """The decider of a game.
+
+    Raises:
+        ValueError: no such game.
+    """
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise ValueError(f"unknown game {game_id!r}; known: {sorted(GAMES)}") from None

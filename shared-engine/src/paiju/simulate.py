@@ -1,0 +1,108 @@
+"""Whole games without a server: random games for property tests and benchmarks, and the table's
+own steps (commit, deal, reveal) that a server, a test or the terminal game drives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from paiju.fairness import commitment_of
+from paiju.protocol import Command, CommitDeal, Deal, Event, Play, RevealSeed, encode
+from paiju.registry import get_game
+from paiju.table import Config, TableGame, TableState
+
+Chooser = Callable[[TableState, int, list[Command]], Command]
+
+
+def hand_seed(base: str, hand_no: int) -> str:
+    """The server seed of one hand of a match, derived from one secret per table."""
+    return f"{base}/{hand_no}"
+
+
+def table_command(state: TableState, base_seed: str) -> Command | None:
+    """The table's own next command (commit, deal or reveal), or None when a seat is to act or the
+    match is over. ``base_seed`` is the server's secret for this table."""
+    if state.phase == "commit":
+        return CommitDeal(commitment=commitment_of(hand_seed(base_seed, state.hand_no + 1)))
+    if state.phase == "seeding":
+        return Deal(seed=hand_seed(base_seed, state.hand_no))
+    if state.phase == "reveal":
+        return RevealSeed(seed=hand_seed(base_seed, state.hand_no))
+    return None
+
+
+def play_game(
+    config: Config, base_seed: str, choose: Chooser, max_steps: int = 100_000
+) -> tuple[TableState, list[Event]]:
+    """Play a whole match: the table's steps, and ``choose`` for each seat's decisions."""
+    game: TableGame[Any] = get_game(config.game)
+    state = game.initial_state(config)
+    events: list[Event] = []
+    for _ in range(max_steps):
+        if state.phase == "over":
+            return state, events
+        command = table_command(state, base_seed)
+        if command is None:
+            seat = game.to_move(state)
+            assert seat is not None, f"nobody to move in phase {state.phase}"
+            command = choose(state, seat, game.legal_moves(state, seat))
+        state, new = game.apply(state, command)
+        events.extend(new)
+    raise RuntimeError("game did not end")
+
+
+def log_digest(config: Config, events: list[Event]) -> str:
+    """SHA-256 of the canonical JSON lines of a log (header and events)."""
+    h = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True).encode())
+    for event in events:
+        h.update(json.dumps(encode(event), sort_keys=True, separators=(",", ":")).encode())
+    return h.hexdigest()
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    return lambda state, seat, moves: rng.choice(moves)
+
+
+def random_game(game: str, variant: str | None = None, seed: int = 0, players: int | None = None) -> dict[str, Any]:
+    """One whole game with uniformly random legal moves; the same dict on every Python."""
+    config = get_game(game).config(variant, players)
+    state, events = play_game(config, f"random-{seed}", random_chooser(random.Random(seed)))
+    last = state.last_hand
+    assert last is not None
+    return {
+        "game": config.game,
+        "variant": config.variant,
+        "seed": seed,
+        "result": encode(last),
+        "totals": list(state.totals),
+        "events": len(events),
+        "digest": log_digest(config, events),
+    }
+
+
+def timed_random_game(
+    game: str, variant: str | None, seed: int, clock: Callable[[], float]
+) -> tuple[list[float], list[float]]:
+    """Durations of every ``legal_moves`` call and of every ``decide`` of a play in one random game."""
+    g: TableGame[Any] = get_game(game)
+    rng = random.Random(seed)
+    legal: list[float] = []
+    decide: list[float] = []
+
+    def choose(state: TableState, seat: int, moves: list[Command]) -> Command:
+        t0 = clock()
+        moves = g.legal_moves(state, seat)
+        legal.append(clock() - t0)
+        move = rng.choice(moves)
+        if isinstance(move, Play):
+            t0 = clock()
+            g.decide(state, move)
+            decide.append(clock() - t0)
+        return move
+
+    play_game(g.config(variant), f"random-{seed}", choose)
+    return legal, decide

@@ -1,0 +1,354 @@
+"""The decider shape every game shares, and the part of it that is the same for all: the table's
+configuration, the deal with its commitment and seeds, and hands strung into a match.
+
+A game subclasses ``TableGame`` (directly or through ``climbing.ClimbingGame``) and fills in its
+hooks. ``decide`` dispatches a command to a handler by its type, ``evolve`` an event to a handler by
+its type: data, not a chain of ifs. Phases of the table:
+
+``commit`` (waiting for the server's commitment) → ``seeding`` (players may add seeds, then the
+deal) → the game's own phases (``play``; a bidding game adds its own) → ``reveal`` (the hand is
+scored, waiting for the server seed) → ``commit`` again for the next hand of a match, or ``over``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from paiju import fairness
+from paiju.cards import Card, Hand, card_codes
+from paiju.errors import RuleError
+from paiju.protocol import (
+    AddSeed,
+    Command,
+    CommitDeal,
+    Deal,
+    DealCommitted,
+    Dealt,
+    Event,
+    HandEnded,
+    MatchEnded,
+    RevealSeed,
+    SeedAdded,
+    SeedRevealed,
+    encode,
+)
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A named rule set of a game, with its Chinese and English names and its seats."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    players: tuple[int, ...]
+    summary_zh: str
+    summary_en: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """The static facts of a game, for the catalogue."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    region_zh: str
+    region_en: str
+    description_zh: str
+    description_en: str
+    variants: tuple[Variant, ...]
+
+    def variant(self, variant_id: str) -> Variant:
+        for v in self.variants:
+            if v.id == variant_id:
+                return v
+        raise ValueError(f"{self.id} has no variant {variant_id!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """One table's game, variant, number of players and typed options (a game's dataclass)."""
+
+    game: str
+    variant: str
+    players: int
+    options: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "players": self.players,
+            "options": dataclasses.asdict(self.options),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """What every game's state has. Games extend it with their own frozen dataclass."""
+
+    config: Config
+    phase: str = "commit"
+    version: int = 0  # events applied so far
+    hand_no: int = 0
+    commitment: str | None = None
+    player_seeds: tuple[str | None, ...] = ()
+    hands: tuple[Hand, ...] = ()
+    rest: Hand = ()
+    turn: int | None = None
+    leader: int | None = None
+    totals: tuple[int, ...] = ()
+    last_hand: HandEnded | None = None
+    revealed: tuple[str, ...] = field(default=())  # server seeds revealed, hand by hand
+
+
+S = TypeVar("S", bound=TableState)
+Handler = Callable[[Any, Any], Any]
+
+
+class TableGame(Generic[S]):
+    """The decider: ``initial_state``, ``decide``, ``evolve``, ``view``, ``legal_moves``, ``result``."""
+
+    info: ClassVar[GameInfo]
+    state_type: ClassVar[type[TableState]] = TableState
+
+    def __init__(self) -> None:
+        self._deciders: dict[type[Command], Handler] = {
+            CommitDeal: self._decide_commit,
+            AddSeed: self._decide_add_seed,
+            Deal: self._decide_deal,
+            RevealSeed: self._decide_reveal,
+        }
+        self._evolvers: dict[type[Event], Handler] = {
+            DealCommitted: self._on_committed,
+            SeedAdded: self._on_seed_added,
+            Dealt: self._on_dealt,
+            HandEnded: self._on_hand_ended,
+            SeedRevealed: self._on_seed_revealed,
+            MatchEnded: self._on_match_ended,
+        }
+
+    # --- hooks a game fills in ---------------------------------------------------------------
+
+    def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def pack(self, config: Config) -> Hand:
+        """The cards dealt from, sorted."""
+        raise NotImplementedError
+
+    def hand_size(self, config: Config) -> int:
+        raise NotImplementedError
+
+    def first_turn(self, state: S, hands: tuple[Hand, ...]) -> int:
+        """Who acts first in a hand that has just been dealt."""
+        raise NotImplementedError
+
+    def start_hand(self, state: S) -> S:
+        """The state right after the deal (game-specific fields reset)."""
+        return state
+
+    def match_over(self, state: S) -> bool:
+        """Whether the match ends after the hand just scored."""
+        return True
+
+    # --- the decider ---------------------------------------------------------------------------
+
+    def config(
+        self, variant: str | None = None, players: int | None = None, **overrides: Any
+    ) -> Config:
+        """Build a table configuration.
+
+        Raises:
+            ValueError: unknown variant, a player count the variant does not allow, unknown options.
+        """
+        v = self.info.variant(variant or self.info.variants[0].id)
+        n = players if players is not None else v.players[-1]
+        if n not in v.players:
+            raise ValueError(f"{self.info.id}/{v.id} is played by {v.players}, not {n}")
+        return Config(self.info.id, v.id, n, self.make_options(v.id, n, overrides))
+
+    def initial_state(self, config: Config) -> S:
+        n = config.players
+        state = self.state_type(config=config, player_seeds=(None,) * n, totals=(0,) * n)
+        return state  # type: ignore[return-value]
+
+    def decide(self, state: S, command: Command) -> list[Event]:
+        """The events a command causes.
+
+        Raises:
+            RuleError: the command is against the rules or the table's flow; nothing changes.
+        """
+        handler = self._deciders.get(type(command))
+        if handler is None:
+            raise RuleError("unknown_command", command=command.TYPE)
+        seat = getattr(command, "seat", None)
+        if seat is not None and not 0 <= seat < state.config.players:
+            raise RuleError("unknown_seat", seat=seat)
+        events: list[Event] = handler(state, command)
+        return events
+
+    def evolve(self, state: S, event: Event) -> S:
+        """The state after an event. Trusts the event (decide produced it)."""
+        new: S = self._evolvers[type(event)](state, event)
+        return dataclasses.replace(new, version=state.version + 1)  # type: ignore[type-var]
+
+    def apply(self, state: S, command: Command) -> tuple[S, list[Event]]:
+        """decide, then evolve by every event: the state after a command, and its events."""
+        events = self.decide(state, command)
+        for event in events:
+            state = self.evolve(state, event)
+        return state, events
+
+    def legal_moves(self, state: S, seat: int) -> list[Command]:
+        return []
+
+    def to_move(self, state: S) -> int | None:
+        """The seat whose turn it is, or None when the table waits for its own commands."""
+        return state.turn if state.phase == "play" else None
+
+    def result(self, state: S) -> HandEnded | None:
+        """The last scored hand (None before the first hand ends)."""
+        return state.last_hand
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see. The one place hidden cards are redacted."""
+        ended = state.phase in ("reveal", "over") or (
+            state.phase == "commit" and state.last_hand is not None
+        )
+        out: dict[str, Any] = {
+            "game": state.config.game,
+            "variant": state.config.variant,
+            "players": state.config.players,
+            "phase": state.phase,
+            "version": state.version,
+            "hand_no": state.hand_no,
+            "turn": state.turn,
+            "leader": state.leader,
+            "commitment": state.commitment,
+            "revealed_seeds": list(state.revealed),
+            "seat": seat,
+            "counts": [len(h) for h in state.hands],
+            "totals": list(state.totals),
+            "hand": card_codes(state.hands[seat]) if seat is not None and state.hands else None,
+            "hands": [card_codes(h) for h in state.hands] if ended and state.hands else None,
+            "last_hand": encode(state.last_hand) if state.last_hand else None,
+        }
+        out.update(self.view_extra(state, seat))
+        return out
+
+    def view_extra(self, state: S, seat: int | None) -> dict[str, Any]:
+        return {}
+
+    # --- the deal ------------------------------------------------------------------------------
+
+    def _require(self, state: S, *phases: str) -> None:
+        if state.phase not in phases:
+            raise RuleError("wrong_phase", phase=state.phase)
+
+    def _decide_commit(self, state: S, command: CommitDeal) -> list[Event]:
+        self._require(state, "commit")
+        if not _HEX64.fullmatch(command.commitment):
+            raise RuleError("bad_commitment")
+        return [DealCommitted(hand_no=state.hand_no + 1, commitment=command.commitment)]
+
+    def _decide_add_seed(self, state: S, command: AddSeed) -> list[Event]:
+        self._require(state, "seeding")
+        if state.player_seeds[command.seat] is not None:
+            raise RuleError("seed_already_added")
+        _check_seed(command.seed)
+        return [SeedAdded(seat=command.seat, seed=command.seed)]
+
+    def _decide_deal(self, state: S, command: Deal) -> list[Event]:
+        self._require(state, "seeding")
+        if fairness.commitment_of(command.seed) != state.commitment:
+            raise RuleError("seed_mismatch")
+        config = state.config
+        hands, rest = fairness.deal(
+            self.pack(config),
+            config.players,
+            self.hand_size(config),
+            command.seed,
+            state.player_seeds,
+        )
+        leader = self.first_turn(state, hands)
+        return [Dealt(hand_no=state.hand_no, hands=hands, rest=rest, leader=leader)]
+
+    def _decide_reveal(self, state: S, command: RevealSeed) -> list[Event]:
+        self._require(state, "reveal")
+        if fairness.commitment_of(command.seed) != state.commitment:
+            raise RuleError("seed_mismatch")
+        events: list[Event] = [SeedRevealed(hand_no=state.hand_no, seed=command.seed)]
+        if self.match_over(state):
+            events.append(MatchEnded(totals=state.totals))
+        return events
+
+    def _on_committed(self, state: S, event: DealCommitted) -> S:
+        n = state.config.players
+        return dataclasses.replace(
+            state,  # type: ignore[type-var]
+            phase="seeding",
+            hand_no=event.hand_no,
+            commitment=event.commitment,
+            player_seeds=(None,) * n,
+        )
+
+    def _on_seed_added(self, state: S, event: SeedAdded) -> S:
+        seeds = list(state.player_seeds)
+        seeds[event.seat] = event.seed
+        return dataclasses.replace(state, player_seeds=tuple(seeds))  # type: ignore[type-var]
+
+    def _on_dealt(self, state: S, event: Dealt) -> S:
+        dealt = dataclasses.replace(
+            state,  # type: ignore[type-var]
+            phase="play",
+            hands=event.hands,
+            rest=event.rest,
+            turn=event.leader,
+            leader=event.leader,
+        )
+        return self.start_hand(dealt)
+
+    def _on_hand_ended(self, state: S, event: HandEnded) -> S:
+        totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
+        return dataclasses.replace(
+            state,  # type: ignore[type-var]
+            phase="reveal",
+            turn=None,
+            totals=totals,
+            last_hand=event,
+        )
+
+    def _on_seed_revealed(self, state: S, event: SeedRevealed) -> S:
+        return dataclasses.replace(
+            state,  # type: ignore[type-var]
+            phase="commit",
+            revealed=(*state.revealed, event.seed),
+        )
+
+    def _on_match_ended(self, state: S, event: MatchEnded) -> S:
+        return dataclasses.replace(state, phase="over")  # type: ignore[type-var]
+
+
+def _check_seed(seed: str) -> None:
+    if not 1 <= len(seed) <= 128:
+        raise RuleError("bad_seed")
+
+
+def next_seat(seat: int, players: int) -> int:
+    """Seats are numbered in the order of play."""
+    return (seat + 1) % players
+
+
+def holder_of(hands: tuple[Hand, ...], card: Card) -> int | None:
+    for seat, hand in enumerate(hands):
+        if card in hand:
+            return seat
+    return None
