@@ -9,8 +9,7 @@ that the first play must contain). Seats are numbered in the order of play.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -78,8 +77,9 @@ class ClimbingGame(TableGame[C]):
     def check_play(self, state: C, seat: int, cards: Hand, combo: Combo) -> None:
         """Further constraints on a play that classifies and beats. Raises RuleError."""
 
-    def check_pass(self, state: C, seat: int) -> None:
-        """Further constraints on passing (必管). Raises RuleError."""
+    def check_pass(self, state: C, seat: int, plays: Callable[[], list[Candidate]]) -> None:
+        """Further constraints on passing (必管); ``plays()`` gives the seat's legal plays.
+        Raises RuleError."""
 
     def hand_over(self, state: C) -> bool:
         """After a play: is the hand over? Default: as soon as one seat is out."""
@@ -129,85 +129,81 @@ class ClimbingGame(TableGame[C]):
         self._check_turn(state, command.seat)
         if state.lead is None:
             raise RuleError("cannot_pass_lead")
-        self.check_pass(state, command.seat)
+        self.check_pass(state, command.seat, lambda: self.candidates(state, command.seat))
         return [Passed(seat=command.seat)]
 
     # --- evolve -----------------------------------------------------------------------------------
 
-    def start_hand(self, state: C) -> C:
+    def start_hand(self, state: C) -> dict[str, Any]:
         n = state.config.players
-        return dataclasses.replace(
-            state,  # type: ignore[type-var]
-            lead=None,
-            lead_seat=None,
-            passes=0,
-            out=(),
-            discards=(),
-            actions=(None,) * n,
-        )
+        return {
+            "lead": None,
+            "lead_seat": None,
+            "passes": 0,
+            "out": (),
+            "discards": (),
+            "actions": (None,) * n,
+        }
 
-    def next_active(self, state: C, seat: int) -> int:
+    def next_active(self, hands: tuple[Hand, ...], seat: int) -> int:
         """The next seat after ``seat`` that still holds cards."""
-        n = state.config.players
+        n = len(hands)
         for step in range(1, n + 1):
             s = (seat + step) % n
-            if state.hands[s]:
+            if hands[s]:
                 return s
         return seat
 
-    def _on_played(self, state: C, event: Played) -> C:
+    def _on_played(self, state: C, event: Played) -> dict[str, Any]:
         seat = event.seat
         hands = list(state.hands)
-        hand = remove_cards(hands[seat], event.cards)
-        hands[seat] = hand if hand is not None else ()
+        hands[seat] = remove_cards(hands[seat], event.cards) or ()
         actions = list(state.actions) if state.lead is not None else [None] * state.config.players
         actions[seat] = event.cards
-        out = state.out if hands[seat] else (*state.out, seat)
-        new = dataclasses.replace(
-            state,  # type: ignore[type-var]
-            hands=tuple(hands),
-            lead=Combo(event.kind, event.key, len(event.cards)),
-            lead_seat=seat,
-            passes=0,
-            out=out,
-            discards=state.discards + event.cards,
-            actions=tuple(actions),
-        )
-        return dataclasses.replace(new, turn=self.next_active(new, seat))  # type: ignore[type-var]
+        new_hands = tuple(hands)
+        return {
+            "hands": new_hands,
+            "lead": Combo(event.kind, event.key, len(event.cards)),
+            "lead_seat": seat,
+            "passes": 0,
+            "out": state.out if hands[seat] else (*state.out, seat),
+            "discards": state.discards + event.cards,
+            "actions": tuple(actions),
+            "turn": self.next_active(new_hands, seat),
+        }
 
-    def _on_passed(self, state: C, event: Passed) -> C:
+    def _on_passed(self, state: C, event: Passed) -> dict[str, Any]:
         lead_seat = state.lead_seat if state.lead_seat is not None else event.seat
         responders = sum(1 for s, h in enumerate(state.hands) if h and s != lead_seat)
         passes = state.passes + 1
-        actions = list(state.actions)
-        actions[event.seat] = ()
         if passes < responders:
-            return dataclasses.replace(
-                state,  # type: ignore[type-var]
-                passes=passes,
-                actions=tuple(actions),
-                turn=self.next_active(state, event.seat),
-            )
+            actions = list(state.actions)
+            actions[event.seat] = ()
+            return {
+                "passes": passes,
+                "actions": tuple(actions),
+                "turn": self.next_active(state.hands, event.seat),
+            }
         # everybody else passed: the trick is over and its winner leads (or, if out, the next seat)
-        leader = lead_seat if state.hands[lead_seat] else self.next_active(state, lead_seat)
-        return dataclasses.replace(
-            state,  # type: ignore[type-var]
-            lead=None,
-            lead_seat=None,
-            passes=0,
-            actions=(None,) * state.config.players,
-            turn=leader,
-        )
+        leader = lead_seat if state.hands[lead_seat] else self.next_active(state.hands, lead_seat)
+        return {
+            "lead": None,
+            "lead_seat": None,
+            "passes": 0,
+            "actions": (None,) * state.config.players,
+            "turn": leader,
+        }
 
     # --- queries ----------------------------------------------------------------------------------
 
     def legal_moves(self, state: C, seat: int) -> list[Command]:
         if state.phase != "play" or seat != state.turn:
             return []
-        moves: list[Command] = [Play(seat=seat, cards=cards) for cards, _ in self.candidates(state, seat)]
+        plays = self.candidates(state, seat)
+        moves: list[Command] = [Play(seat=seat, cards=cards) for cards, _ in plays]
         if state.lead is not None:
             try:
-                self.check_pass(state, seat)
+                self.check_pass(state, seat, lambda: plays)
                 moves.append(Pass(seat=seat))
             except RuleError:
                 pass
@@ -267,6 +263,13 @@ def kicker_patterns(
     Yields tuples of ``(rank, count)``. With ``pairs_only`` the kickers are pairs of one rank each.
     """
     ranks = [r for r in range(RANK_COUNT) if counts[r] and r not in exclude]
+    if k == 2 and not pairs_only:  # the common case, without recursion
+        for i, rank in enumerate(ranks):
+            if counts[rank] >= 2:
+                yield ((rank, 2),)
+            for other in ranks[i + 1 :]:
+                yield ((rank, 1), (other, 1))
+        return
     step = 2 if pairs_only else 1
 
     def rec(i: int, left: int) -> Iterator[tuple[tuple[int, int], ...]]:

@@ -151,9 +151,9 @@ class TableGame(Generic[S]):
         """Who acts first in a hand that has just been dealt."""
         raise NotImplementedError
 
-    def start_hand(self, state: S) -> S:
-        """The state right after the deal (game-specific fields reset)."""
-        return state
+    def start_hand(self, state: S) -> dict[str, Any]:
+        """Changes to a state when a hand is dealt: a game resets its own fields here."""
+        return {}
 
     def match_over(self, state: S) -> bool:
         """Whether the match ends after the hand just scored."""
@@ -196,9 +196,12 @@ class TableGame(Generic[S]):
         return events
 
     def evolve(self, state: S, event: Event) -> S:
-        """The state after an event. Trusts the event (decide produced it)."""
-        new: S = self._evolvers[type(event)](state, event)
-        return dataclasses.replace(new, version=state.version + 1)  # type: ignore[type-var]
+        """The state after an event. Trusts the event (decide produced it).
+
+        Each event handler returns the changed fields; the state is copied once per event.
+        """
+        changes: dict[str, Any] = self._evolvers[type(event)](state, event)
+        return dataclasses.replace(state, version=state.version + 1, **changes)  # type: ignore[type-var]
 
     def apply(self, state: S, command: Command) -> tuple[S, list[Event]]:
         """decide, then evolve by every event: the state after a command, and its events."""
@@ -290,51 +293,38 @@ class TableGame(Generic[S]):
             events.append(MatchEnded(totals=state.totals))
         return events
 
-    def _on_committed(self, state: S, event: DealCommitted) -> S:
-        n = state.config.players
-        return dataclasses.replace(
-            state,  # type: ignore[type-var]
-            phase="seeding",
-            hand_no=event.hand_no,
-            commitment=event.commitment,
-            player_seeds=(None,) * n,
-        )
+    def _on_committed(self, state: S, event: DealCommitted) -> dict[str, Any]:
+        return {
+            "phase": "seeding",
+            "hand_no": event.hand_no,
+            "commitment": event.commitment,
+            "player_seeds": (None,) * state.config.players,
+        }
 
-    def _on_seed_added(self, state: S, event: SeedAdded) -> S:
+    def _on_seed_added(self, state: S, event: SeedAdded) -> dict[str, Any]:
         seeds = list(state.player_seeds)
         seeds[event.seat] = event.seed
-        return dataclasses.replace(state, player_seeds=tuple(seeds))  # type: ignore[type-var]
+        return {"player_seeds": tuple(seeds)}
 
-    def _on_dealt(self, state: S, event: Dealt) -> S:
-        dealt = dataclasses.replace(
-            state,  # type: ignore[type-var]
-            phase="play",
-            hands=event.hands,
-            rest=event.rest,
-            turn=event.leader,
-            leader=event.leader,
-        )
-        return self.start_hand(dealt)
+    def _on_dealt(self, state: S, event: Dealt) -> dict[str, Any]:
+        changes = {
+            "phase": "play",
+            "hands": event.hands,
+            "rest": event.rest,
+            "turn": event.leader,
+            "leader": event.leader,
+        }
+        return changes | self.start_hand(state)
 
-    def _on_hand_ended(self, state: S, event: HandEnded) -> S:
+    def _on_hand_ended(self, state: S, event: HandEnded) -> dict[str, Any]:
         totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
-        return dataclasses.replace(
-            state,  # type: ignore[type-var]
-            phase="reveal",
-            turn=None,
-            totals=totals,
-            last_hand=event,
-        )
+        return {"phase": "reveal", "turn": None, "totals": totals, "last_hand": event}
 
-    def _on_seed_revealed(self, state: S, event: SeedRevealed) -> S:
-        return dataclasses.replace(
-            state,  # type: ignore[type-var]
-            phase="commit",
-            revealed=(*state.revealed, event.seed),
-        )
+    def _on_seed_revealed(self, state: S, event: SeedRevealed) -> dict[str, Any]:
+        return {"phase": "commit", "revealed": (*state.revealed, event.seed)}
 
-    def _on_match_ended(self, state: S, event: MatchEnded) -> S:
-        return dataclasses.replace(state, phase="over")  # type: ignore[type-var]
+    def _on_match_ended(self, state: S, event: MatchEnded) -> dict[str, Any]:
+        return {"phase": "over"}
 
 
 def _check_seed(seed: str) -> None:

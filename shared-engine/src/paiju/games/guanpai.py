@@ -9,7 +9,7 @@ legal move per distinct play up to suits.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -233,7 +233,7 @@ def _run_top(order: tuple[int, ...], ranks: list[int]) -> int | None:
     for start in range(len(order) - n + 1):
         window = order[start : start + n]
         if len(set(window)) == n and set(window) == want:
-            return start + n - 1 if order is not PLAIN_ORDER else window[-1]
+            return start + n - 1  # a position in the order (in PLAIN_ORDER, also the rank)
     return None
 
 
@@ -268,9 +268,8 @@ class Guanpai(ClimbingGame[GuanpaiState]):
                 return seat
         return 0
 
-    def start_hand(self, state: GuanpaiState) -> GuanpaiState:
-        started = super().start_hand(state)
-        return dataclasses.replace(started, dingda_faults=(), bombs=(0,) * state.config.players)
+    def start_hand(self, state: GuanpaiState) -> dict[str, Any]:
+        return super().start_hand(state) | {"dingda_faults": (), "bombs": (0,) * state.config.players}
 
     def match_over(self, state: GuanpaiState) -> bool:
         return state.hand_no >= state.config.options.hands
@@ -299,14 +298,14 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         ):
             raise RuleError("must_play_highest", card_codes(cards))
 
-    def check_pass(self, state: GuanpaiState, seat: int) -> None:
+    def check_pass(self, state: GuanpaiState, seat: int, plays: Callable[[], list[Candidate]]) -> None:
         o: GuanpaiOptions = state.config.options
         if not o.must_beat:
             return
-        if any(o.must_beat_with_bomb or c.kind != "bomb" for _, c in self.candidates(state, seat)):
+        if any(o.must_beat_with_bomb or c.kind != "bomb" for _, c in plays()):
             raise RuleError("must_beat")
 
-    def _on_played(self, state: GuanpaiState, event: Played) -> GuanpaiState:
+    def _on_played(self, state: GuanpaiState, event: Played) -> dict[str, Any]:
         faults = state.dingda_faults
         if (
             event.kind == "single"
@@ -317,8 +316,7 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         bombs = state.bombs
         if event.kind == "bomb":
             bombs = tuple(b + (s == event.seat) for s, b in enumerate(bombs))
-        new = super()._on_played(state, event)
-        return dataclasses.replace(new, dingda_faults=faults, bombs=bombs)
+        return super()._on_played(state, event) | {"dingda_faults": faults, "bombs": bombs}
 
     def score(self, state: GuanpaiState) -> HandEnded:
         """Each loser pays the winner one point per card left, double when still holding all 16
@@ -358,164 +356,153 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         o: GuanpaiOptions = state.config.options
         hand = state.hands[seat]
         counts = rank_counts(hand)
-        groups = group_by_rank(hand)
         lead = state.lead
         if lead is None:
-            found = list(_all_patterns(o, counts, len(hand)))
+            found = chain.from_iterable(gen(o, counts, len(hand), None, -1) for gen in _GENERATORS.values())
         else:
-            found = [
-                (p, c)
-                for p, c in _follow_patterns(o, counts, len(hand), lead)
-                if self.beats(c, lead)
-            ]
+            follow = _GENERATORS.get(lead.kind) if lead.kind != "bomb" else None
+            same_kind = follow(o, counts, len(hand), lead.size, lead.key) if follow else ()
+            bomb_floor = lead.key if lead.kind == "bomb" else -1
+            found = chain(same_kind, _bombs(o, counts, len(hand), None, bomb_floor))
         if o.dingda == "enforced" and self._dingda_applies(state, seat):
             top = hand[-1] >> 2
-            found = [(p, c) for p, c in found if c.kind != "single" or c.key == top]
+            found = ((p, c) for p, c in found if c.kind != "single" or c.key == top)
+        groups = group_by_rank(hand)
         plays: dict[Hand, Combo] = {}
         for pattern, combo in found:
             plays.setdefault(take(groups, pattern), combo)
         return list(plays.items())
 
 
-def _singles(counts: list[int]) -> Iterator[tuple[Pattern, Combo]]:
-    for r in range(13):
-        if counts[r]:
-            yield ((r, 1),), Combo("single", r, 1)
+# --- play generation by rank pattern -----------------------------------------------------------------
+# Each generator yields (pattern, combo) for one kind: every play of that kind in ``counts`` with
+# ``size`` cards (None: any size) and a key above ``above`` (-1: any key), i.e. exactly the plays of
+# that kind that beat a lead of that size and key.
+
+Generated = Iterator[tuple[Pattern, Combo]]
 
 
-def _groups(o: GuanpaiOptions, counts: list[int], width: int) -> Iterator[tuple[Pattern, Combo]]:
-    kind = "pair" if width == 2 else "triple"
-    for r in range(13):
-        if counts[r] >= width and not (width == 3 and r == ACE and o.aaa_bomb == "bare"):
-            yield ((r, width),), Combo(kind, r, width)
+def _groups_of(width: int, kind: str) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
+    def generate(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+        for r in range(above + 1, 13):
+            if counts[r] >= width and not (width == 3 and r == ACE and o.aaa_bomb == "bare"):
+                yield ((r, width),), Combo(kind, r, width)
+
+    return generate
 
 
 def _with_kickers(
-    o: GuanpaiOptions, counts: list[int], body: tuple[int, ...], width: int, kickers: int, kind: str, size: int
-) -> Iterator[tuple[Pattern, Combo]]:
+    o: GuanpaiOptions, counts: list[int], body: tuple[int, ...], width: int, kickers: int, kind: str
+) -> Generated:
     pairs_only = o.trio_pair_kickers == "pair" and kind != "four_two"
+    head = tuple((r, width) for r in body)
+    combo = Combo(kind, body[-1], width * len(body) + kickers)
     for wings in kicker_patterns(counts, body, kickers, pairs_only):
-        yield (*((r, width) for r in body), *wings), Combo(kind, body[-1], size)
+        yield (*head, *wings), combo
 
 
-def _trio_pairs(o: GuanpaiOptions, counts: list[int]) -> Iterator[tuple[Pattern, Combo]]:
-    for r in range(13):
+def _trio_pairs(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+    for r in range(above + 1, 13):
         if counts[r] >= 3:
-            yield from _with_kickers(o, counts, (r,), 3, 2, "trio_pair", 5)
+            yield from _with_kickers(o, counts, (r,), 3, 2, "trio_pair")
+    if size is not None:  # following: a last hand may stand as a 三带二 (波克城市)
+        yield from (pc for pc in _last_hand_trio_pairs(o, counts, hand_size) if pc[1].key > above)
 
 
-def _last_hand_trio_pairs(
-    o: GuanpaiOptions, counts: list[int], hand_size: int
-) -> Iterator[tuple[Pattern, Combo]]:
+def _last_hand_trio_pairs(o: GuanpaiOptions, counts: list[int], hand_size: int) -> Generated:
     """波克城市: a last hand of a triple, or of a triple and one card, may beat a 三带二."""
     shape = sorted((c for c in counts if c), reverse=True)
     if hand_size == 3 and shape == [3] and o.last_triple_as_trio_pair:
         r = counts.index(3)
         if not (r == ACE and o.aaa_bomb == "bare"):
             yield ((r, 3),), Combo("trio_pair", r, 5)
-    for pattern, combo in _trio_single(o, counts, hand_size):
+    for pattern, combo in _trio_single(o, counts, hand_size, None, -1):
         yield pattern, Combo("trio_pair", combo.key, 5)
 
 
-def _trio_single(o: GuanpaiOptions, counts: list[int], hand_size: int) -> Iterator[tuple[Pattern, Combo]]:
+def _trio_single(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
     shape = sorted((c for c in counts if c), reverse=True)
     if hand_size == 4 and shape == [3, 1] and o.trio_single_last:
         r = counts.index(3)
-        if not (r == ACE and o.aaa_bomb == "with_kicker"):
+        if r > above and not (r == ACE and o.aaa_bomb == "with_kicker"):
             yield ((r, 3), (counts.index(1), 1)), Combo("trio_single", r, 4)
 
 
-def _runs(o: GuanpaiOptions, counts: list[int], size: int | None) -> Iterator[tuple[Pattern, Combo]]:
-    order = LOW_ACE_ORDER if o.straight_low_ace else PLAIN_ORDER
-    specs = (
-        ("straight", 1, o.straight_min, order),
-        ("pair_run", 2, o.pair_run_min, PLAIN_ORDER),
-        ("triple_run", 3, o.triple_run_min, PLAIN_ORDER),
-    )
-    for kind, width, minimum, seq in specs:
-        if not minimum:
-            continue
-        lengths = range(minimum, 14) if size is None else [size // width] if size % width == 0 else []
-        for length in lengths:
-            if length < minimum:
+def _sequences(kind: str, width: int) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
+    """Runs of ``width`` cards per rank: every window of every maximal run in the rank order."""
+
+    def generate(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+        minimum = {1: o.straight_min, 2: o.pair_run_min, 3: o.triple_run_min}[width]
+        if not minimum or (size is not None and size % width):
+            return
+        order = LOW_ACE_ORDER if width == 1 and o.straight_low_ace else PLAIN_ORDER
+        start = 0
+        while start < len(order):
+            if counts[order[start]] < width:
+                start += 1
                 continue
-            for run in windows(counts, seq, width, length):
-                if len(set(run)) < length:
+            end = start
+            while end + 1 < len(order) and counts[order[end + 1]] >= width and order[end + 1] != order[start]:
+                end += 1
+            longest = end - start + 1
+            lengths = range(minimum, longest + 1) if size is None else (size // width,)
+            for length in lengths:
+                if length < minimum or length > longest:
                     continue
-                top = _run_top(seq, list(run))
-                assert top is not None
-                yield tuple((r, width) for r in run), Combo(kind, top, width * length)
+                for first in range(max(start, above - length + 2), end - length + 2):
+                    run = order[first : first + length]
+                    yield tuple((r, width) for r in run), Combo(kind, first + length - 1, width * length)
+            start = end + 1
+
+    return generate
 
 
-def _runs_of(o: GuanpaiOptions, counts: list[int], kind: str, size: int) -> Iterator[tuple[Pattern, Combo]]:
-    return (pc for pc in _runs(o, counts, size) if pc[1].kind == kind)
-
-
-def _planes_with_wings(o: GuanpaiOptions, counts: list[int], size: int | None) -> Iterator[tuple[Pattern, Combo]]:
+def _planes_with_wings(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
     for k in o.plane_wings:
-        if size is not None and size != 5 * k:
-            continue
-        for body in windows(counts, PLAIN_ORDER, 3, k):
-            yield from _with_kickers(o, counts, body, 3, 2 * k, "plane_wings", 5 * k)
+        if size is None or size == 5 * k:
+            for body in windows(counts, PLAIN_ORDER, 3, k):
+                if body[-1] > above:
+                    yield from _with_kickers(o, counts, body, 3, 2 * k, "plane_wings")
 
 
-def _four_twos(o: GuanpaiOptions, counts: list[int]) -> Iterator[tuple[Pattern, Combo]]:
+def _four_twos(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
     if o.four_two:
-        for r in range(13):
+        for r in range(above + 1, 13):
             if counts[r] == 4:
-                yield from _with_kickers(o, counts, (r,), 4, 2, "four_two", 6)
+                yield from _with_kickers(o, counts, (r,), 4, 2, "four_two")
 
 
-def _bombs(o: GuanpaiOptions, counts: list[int]) -> Iterator[tuple[Pattern, Combo]]:
+def _bombs(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+    found: list[tuple[Pattern, Combo]] = []
     for r in range(13):
         if counts[r] == 4:
             if o.quad_bomb in ("bare", "either"):
-                yield ((r, 4),), Combo("bomb", bomb_power(o, r, 4), 4)
+                found.append((((r, 4),), Combo("bomb", bomb_power(o, r, 4), 4)))
             if o.quad_bomb in ("with_kicker", "either"):
-                for kick in kicker_patterns(counts, (r,), 1):
-                    yield ((r, 4), *kick), Combo("bomb", bomb_power(o, r, 5), 5)
+                power = bomb_power(o, r, 5)
+                found += [(((r, 4), *kick), Combo("bomb", power, 5)) for kick in kicker_patterns(counts, (r,), 1)]
     if counts[ACE] == 3:
         if o.aaa_bomb == "bare":
-            yield ((ACE, 3),), Combo("bomb", bomb_power(o, ACE, 3), 3)
+            found.append((((ACE, 3),), Combo("bomb", bomb_power(o, ACE, 3), 3)))
         else:
-            for kick in kicker_patterns(counts, (ACE,), 1):
-                yield ((ACE, 3), *kick), Combo("bomb", bomb_power(o, ACE, 4), 4)
+            power = bomb_power(o, ACE, 4)
+            found += [(((ACE, 3), *kick), Combo("bomb", power, 4)) for kick in kicker_patterns(counts, (ACE,), 1)]
+    return (pc for pc in found if pc[1].key > above)
 
 
-def _all_patterns(o: GuanpaiOptions, counts: list[int], hand_size: int) -> Iterator[tuple[Pattern, Combo]]:
-    yield from _singles(counts)
-    yield from _groups(o, counts, 2)
-    yield from _groups(o, counts, 3)
-    yield from _trio_single(o, counts, hand_size)
-    yield from _trio_pairs(o, counts)
-    yield from _runs(o, counts, None)
-    yield from _planes_with_wings(o, counts, None)
-    yield from _four_twos(o, counts)
-    yield from _bombs(o, counts)
-
-
-_FOLLOWERS = {
-    "single": lambda o, counts, hand_size, lead: _singles(counts),
-    "pair": lambda o, counts, hand_size, lead: _groups(o, counts, 2),
-    "triple": lambda o, counts, hand_size, lead: _groups(o, counts, 3),
-    "trio_pair": lambda o, counts, hand_size, lead: chain(
-        _trio_pairs(o, counts), _last_hand_trio_pairs(o, counts, hand_size)
-    ),
-    "straight": lambda o, counts, hand_size, lead: _runs_of(o, counts, "straight", lead.size),
-    "pair_run": lambda o, counts, hand_size, lead: _runs_of(o, counts, "pair_run", lead.size),
-    "triple_run": lambda o, counts, hand_size, lead: _runs_of(o, counts, "triple_run", lead.size),
-    "plane_wings": lambda o, counts, hand_size, lead: _planes_with_wings(o, counts, lead.size),
-    "four_two": lambda o, counts, hand_size, lead: _four_twos(o, counts),
+_GENERATORS: dict[str, Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]] = {
+    "single": _groups_of(1, "single"),
+    "pair": _groups_of(2, "pair"),
+    "triple": _groups_of(3, "triple"),
+    "trio_single": _trio_single,
+    "trio_pair": _trio_pairs,
+    "straight": _sequences("straight", 1),
+    "pair_run": _sequences("pair_run", 2),
+    "triple_run": _sequences("triple_run", 3),
+    "plane_wings": _planes_with_wings,
+    "four_two": _four_twos,
+    "bomb": _bombs,
 }
-
-
-def _follow_patterns(
-    o: GuanpaiOptions, counts: list[int], hand_size: int, lead: Combo
-) -> Iterator[tuple[Pattern, Combo]]:
-    follow = _FOLLOWERS.get(lead.kind)
-    if follow is not None:
-        yield from follow(o, counts, hand_size, lead)
-    yield from _bombs(o, counts)
 
 
 GAME = Guanpai()
