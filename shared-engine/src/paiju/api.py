@@ -45,7 +45,8 @@ def config_from_dict(data: Mapping[str, Any]) -> Config:
 
 
 def initial_state(config: Config) -> State:
-    return get_game(config.game).initial_state(config)
+    state: State = get_game(config.game).initial_state(config)
+    return state
 
 
 def _command(command: Command | Mapping[str, Any]) -> Command:
@@ -69,7 +70,8 @@ def evolve(state: State, event: Event | Mapping[str, Any]) -> State:
     message = event if isinstance(event, Event) else decode(dict(event))
     if not isinstance(message, Event):
         raise RuleError("unknown_command", command=message.TYPE)
-    return get_game(state.config.game).evolve(state, message)
+    new: State = get_game(state.config.game).evolve(state, message)
+    return new
 
 
 def apply(state: State, command: Command | Mapping[str, Any]) -> tuple[State, list[Event]]:
@@ -83,7 +85,7 @@ def replay(config: Config, events: Iterable[Event]) -> State:
     state = game.initial_state(config)
     for event in events:
         state = game.evolve(state, event)
-    return state
+    return state  # type: ignore[no-any-return]
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -123,7 +125,9 @@ def _cards(cards: Hand | str | Iterable[str]) -> Hand:
     return parse_cards(cards)  # type: ignore[arg-type]
 
 
-def classify(config: Config, cards: Hand | str | Iterable[str], last_hand: bool = False) -> Combo | None:
+def classify(
+    config: Config, cards: Hand | str | Iterable[str], last_hand: bool = False
+) -> Combo | None:
     """The combination ``cards`` make in this game (its preferred reading), or None.
 
     Raises:

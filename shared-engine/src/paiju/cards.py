@@ -37,9 +37,7 @@ SMALL_JOKER: Card = RANK_SMALL_JOKER * 4
 BIG_JOKER: Card = RANK_BIG_JOKER * 4
 
 _RANK_INDEX = {ch: i for i, ch in enumerate(RANKS)}
-_SUIT_INDEX = {ch: i for i, ch in enumerate(SUITS)} | {
-    sym: i for i, sym in enumerate(SUIT_SYMBOLS)
-}
+_SUIT_INDEX = {ch: i for i, ch in enumerate(SUITS)} | {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 _JOKERS = {"BJ": SMALL_JOKER, "RJ": BIG_JOKER}
 _CODES = {c: RANKS[c >> 2] + SUITS[c & 3] for c in range(52)} | {
     SMALL_JOKER: "BJ",

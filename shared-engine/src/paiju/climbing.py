@@ -100,21 +100,22 @@ class ClimbingGame(TableGame[C]):
         self._check_turn(state, seat)
         if not cards:
             raise RuleError("empty_play")
+        codes = card_codes(cards)
         if remove_cards(state.hands[seat], cards) is None:
-            raise RuleError("not_in_hand", card_codes(cards), cards=" ".join(card_codes(cards)))
+            raise RuleError("not_in_hand", codes, play=" ".join(codes))
         combos = self.classify(state, seat, cards)
         if not combos:
-            text = " ".join(card_codes(cards))
-            raise RuleError("invalid_combination", card_codes(cards), cards=text)
+            raise RuleError("invalid_combination", codes, play=" ".join(codes))
         lead = state.lead
         if lead is not None:
             combos = [c for c in combos if self.beats(c, lead)]
             if not combos:
+                on_table = state.actions[state.lead_seat or 0] or ()
                 raise RuleError(
                     "does_not_beat",
-                    card_codes(cards),
-                    cards=" ".join(card_codes(cards)),
-                    lead=" ".join(card_codes(state.actions[state.lead_seat or 0] or ())),
+                    codes,
+                    play=" ".join(codes),
+                    lead=" ".join(card_codes(on_table)),
                 )
         combo = combos[0]
         self.check_play(state, seat, cards, combo)
@@ -158,7 +159,9 @@ class ClimbingGame(TableGame[C]):
         seat = event.seat
         hands = list(state.hands)
         hands[seat] = remove_cards(hands[seat], event.cards) or ()
-        actions = list(state.actions) if state.lead is not None else [None] * state.config.players
+        actions: list[Hand | None] = (
+            list(state.actions) if state.lead is not None else [None] * state.config.players
+        )
         actions[seat] = event.cards
         new_hands = tuple(hands)
         return {

@@ -23,14 +23,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_seed": ("种子必须是1到128个字符", "A seed must be 1 to 128 characters"),
     "deal_mismatch": ("发牌与种子不符", "The dealt hands do not follow from the seeds"),
     # plays
-    "not_in_hand": ("你手里没有这些牌：{cards}", "These cards are not in your hand: {cards}"),
+    "not_in_hand": ("你手里没有这些牌：{play}", "These cards are not in your hand: {play}"),
     "empty_play": ("请选择要出的牌", "Choose the cards to play"),
-    "invalid_combination": ("这不是合法的牌型：{cards}", "Not a valid combination: {cards}"),
+    "invalid_combination": ("这不是合法的牌型：{play}", "Not a valid combination: {play}"),
     "trio_single_not_last": (
         "三带一只能在最后一手牌时出",
         "三带一 (a triple with one card) may only be your last hand",
     ),
-    "does_not_beat": ("{cards} 管不上 {lead}", "{cards} does not beat {lead}"),
+    "does_not_beat": ("{play} 管不上 {lead}", "{play} does not beat {lead}"),
     "cannot_pass_lead": ("首家出牌不能不要", "You lead: you cannot pass"),
     "must_beat": ("必管：你能管上，必须出牌", "必管: you can beat this play, so you must"),
     "must_play_highest": (
@@ -38,6 +38,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "顶大: your next player has one card left, a single must be your highest card",
     ),
     "must_include_card": ("第一手牌必须包含 {card}", "The first play must include {card}"),
+    # audit of an exported log
+    "log_header": (
+        "日志首行不是有效的牌局头：{detail}",
+        "The log's first line is not a valid header: {detail}",
+    ),
+    "log_corrupt": ("无法解析的事件：{detail}", "An event cannot be read: {detail}"),
+    "unexpected_event": (
+        "事件与规则推导不符：应为 {expected}",
+        "The event does not follow from the rules: expected {expected}",
+    ),
 }
 
 

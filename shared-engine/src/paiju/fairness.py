@@ -72,5 +72,7 @@ def deal(
 ) -> tuple[tuple[Hand, ...], Hand]:
     """The hands (each sorted) and the rest, dealt from the shuffled pack."""
     shuffled = shuffle(pack, server_seed, player_seeds)
-    hands = tuple(tuple(sorted(shuffled[s * hand_size : (s + 1) * hand_size])) for s in range(players))
+    hands = tuple(
+        tuple(sorted(shuffled[s * hand_size : (s + 1) * hand_size])) for s in range(players)
+    )
     return hands, tuple(sorted(shuffled[players * hand_size :]))

@@ -197,7 +197,9 @@ def _encode_value(name: str, value: Any) -> Any:
     if name in HANDS_FIELDS:
         return [card_codes(h) for h in value]
     if dataclasses.is_dataclass(value):
-        return {f.name: _encode_value(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _encode_value(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)
+        }
     if isinstance(value, tuple):
         return [_encode_value("", v) for v in value]
     return value
@@ -251,7 +253,11 @@ def decode(data: Any) -> Message:
         raise RuleError("bad_command", detail=str(exc)[:200]) from None
 
 
-_SIMPLE = {"int": int, "str": str, "int | None": (int, type(None))}
+_SIMPLE: dict[str, type | tuple[type, ...]] = {
+    "int": int,
+    "str": str,
+    "int | None": (int, type(None)),
+}
 
 
 def _check_types(cls: type[Message], kwargs: dict[str, Any]) -> None:

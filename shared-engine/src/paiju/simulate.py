@@ -67,7 +67,9 @@ def random_chooser(rng: random.Random) -> Chooser:
     return lambda state, seat, moves: rng.choice(moves)
 
 
-def random_game(game: str, variant: str | None = None, seed: int = 0, players: int | None = None) -> dict[str, Any]:
+def random_game(
+    game: str, variant: str | None = None, seed: int = 0, players: int | None = None
+) -> dict[str, Any]:
     """One whole game with uniformly random legal moves; the same dict on every Python."""
     config = get_game(game).config(variant, players)
     state, events = play_game(config, f"random-{seed}", random_chooser(random.Random(seed)))

@@ -201,7 +201,7 @@ class TableGame(Generic[S]):
         Each event handler returns the changed fields; the state is copied once per event.
         """
         changes: dict[str, Any] = self._evolvers[type(event)](state, event)
-        return dataclasses.replace(state, version=state.version + 1, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(state, version=state.version + 1, **changes)
 
     def apply(self, state: S, command: Command) -> tuple[S, list[Event]]:
         """decide, then evolve by every event: the state after a command, and its events."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, ClassVar, Literal
 
 from paiju.cards import Hand, build_deck, card_codes, parse_card, rank_counts
@@ -146,13 +146,19 @@ INFO = GameInfo(
 
 @dataclass(frozen=True, slots=True)
 class GuanpaiState(ClimbState):
-    dingda_faults: tuple[int, ...] = ()  # seats that played a low single while their 下家 had one card
+    dingda_faults: tuple[
+        int, ...
+    ] = ()  # seats that played a low single while their 下家 had one card
     bombs: tuple[int, ...] = field(default=())  # bombs played this hand, per seat
 
 
 def bomb_power(options: GuanpaiOptions, rank: int, cards: int) -> int:
     """The comparison key of a bomb: AAA (with or without its kicker) above or below four of a kind."""
-    is_aaa = rank == ACE and cards in (3, 4) and options.aaa_bomb == ("bare" if cards == 3 else "with_kicker")
+    is_aaa = (
+        rank == ACE
+        and cards in (3, 4)
+        and options.aaa_bomb == ("bare" if cards == 3 else "with_kicker")
+    )
     if is_aaa:
         return (2 if options.bomb_order == "aaa_top" else 0) * 16 + rank
     return 16 + rank
@@ -198,14 +204,22 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
         found.append(Combo("bomb", bomb_power(o, main, 5), 5))
     elif n == 5 and shape[0] == 3 and (shape == [3, 2] or o.trio_pair_kickers == "any"):
         found.append(Combo("trio_pair", main, 5))
-    elif n == 6 and shape[0] == 4 and o.four_two and (shape == [4, 2] or o.trio_pair_kickers == "any"):
+    elif (
+        n == 6
+        and shape[0] == 4
+        and o.four_two
+        and (shape == [4, 2] or o.trio_pair_kickers == "any")
+    ):
         found.append(Combo("four_two", main, 6))
     if shape and shape[0] == 1 and n >= o.straight_min:
         order = LOW_ACE_ORDER if o.straight_low_ace else PLAIN_ORDER
         top = _run_top(order, ranks)
         if top is not None:
             found.append(Combo("straight", top, n))
-    for kind, width, minimum in (("pair_run", 2, o.pair_run_min), ("triple_run", 3, o.triple_run_min)):
+    for kind, width, minimum in (
+        ("pair_run", 2, o.pair_run_min),
+        ("triple_run", 3, o.triple_run_min),
+    ):
         if minimum and shape[0] == shape[-1] == width and len(ranks) >= minimum:
             top = _run_top(PLAIN_ORDER, ranks)
             if top is not None:
@@ -213,7 +227,11 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
     for k in o.plane_wings:
         if n == 5 * k:
             tops = sorted(
-                (body[-1] for body in windows(counts, PLAIN_ORDER, 3, k) if _wings_ok(o, counts, body)),
+                (
+                    body[-1]
+                    for body in windows(counts, PLAIN_ORDER, 3, k)
+                    if _wings_ok(o, counts, body)
+                ),
                 reverse=True,
             )
             found += [Combo("plane_wings", top, n) for top in tops]
@@ -223,7 +241,9 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
 def _wings_ok(o: GuanpaiOptions, counts: list[int], body: tuple[int, ...]) -> bool:
     if any(counts[r] != 3 for r in body):
         return False
-    return o.trio_pair_kickers == "any" or all(c % 2 == 0 for r, c in enumerate(counts) if r not in body)
+    return o.trio_pair_kickers == "any" or all(
+        c % 2 == 0 for r, c in enumerate(counts) if r not in body
+    )
 
 
 def _run_top(order: tuple[int, ...], ranks: list[int]) -> int | None:
@@ -243,13 +263,17 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 
     # --- setup --------------------------------------------------------------------------------------
 
-    def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> GuanpaiOptions:
+    def make_options(
+        self, variant: str, players: int, overrides: Mapping[str, Any]
+    ) -> GuanpaiOptions:
         base = VARIANT_OPTIONS[variant]
         known = {f.name for f in dataclasses.fields(GuanpaiOptions)}
         unknown = set(overrides) - known
         if unknown:
             raise ValueError(f"unknown guanpai options: {sorted(unknown)}")
-        fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()}
+        fixed: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()
+        }
         return dataclasses.replace(base, **fixed)
 
     def pack(self, config: Config) -> Hand:
@@ -269,10 +293,14 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         return 0
 
     def start_hand(self, state: GuanpaiState) -> dict[str, Any]:
-        return super().start_hand(state) | {"dingda_faults": (), "bombs": (0,) * state.config.players}
+        return super().start_hand(state) | {
+            "dingda_faults": (),
+            "bombs": (0,) * state.config.players,
+        }
 
     def match_over(self, state: GuanpaiState) -> bool:
-        return state.hand_no >= state.config.options.hands
+        hands: int = state.config.options.hands
+        return state.hand_no >= hands
 
     # --- rules ----------------------------------------------------------------------------------------
 
@@ -298,7 +326,9 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         ):
             raise RuleError("must_play_highest", card_codes(cards))
 
-    def check_pass(self, state: GuanpaiState, seat: int, plays: Callable[[], list[Candidate]]) -> None:
+    def check_pass(
+        self, state: GuanpaiState, seat: int, plays: Callable[[], list[Candidate]]
+    ) -> None:
         o: GuanpaiOptions = state.config.options
         if not o.must_beat:
             return
@@ -357,8 +387,11 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         hand = state.hands[seat]
         counts = rank_counts(hand)
         lead = state.lead
+        found: Iterator[tuple[Pattern, Combo]]
         if lead is None:
-            found = chain.from_iterable(gen(o, counts, len(hand), None, -1) for gen in _GENERATORS.values())
+            found = chain.from_iterable(
+                gen(o, counts, len(hand), None, -1) for gen in _GENERATORS.values()
+            )
         else:
             follow = _GENERATORS.get(lead.kind) if lead.kind != "bomb" else None
             same_kind = follow(o, counts, len(hand), lead.size, lead.key) if follow else ()
@@ -382,8 +415,12 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 Generated = Iterator[tuple[Pattern, Combo]]
 
 
-def _groups_of(width: int, kind: str) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
-    def generate(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _groups_of(
+    width: int, kind: str
+) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
+    def generate(
+        o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+    ) -> Generated:
         for r in range(above + 1, 13):
             if counts[r] >= width and not (width == 3 and r == ACE and o.aaa_bomb == "bare"):
                 yield ((r, width),), Combo(kind, r, width)
@@ -401,7 +438,9 @@ def _with_kickers(
         yield (*head, *wings), combo
 
 
-def _trio_pairs(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _trio_pairs(
+    o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+) -> Generated:
     for r in range(above + 1, 13):
         if counts[r] >= 3:
             yield from _with_kickers(o, counts, (r,), 3, 2, "trio_pair")
@@ -420,7 +459,9 @@ def _last_hand_trio_pairs(o: GuanpaiOptions, counts: list[int], hand_size: int) 
         yield pattern, Combo("trio_pair", combo.key, 5)
 
 
-def _trio_single(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _trio_single(
+    o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+) -> Generated:
     shape = sorted((c for c in counts if c), reverse=True)
     if hand_size == 4 and shape == [3, 1] and o.trio_single_last:
         r = counts.index(3)
@@ -428,10 +469,14 @@ def _trio_single(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int
             yield ((r, 3), (counts.index(1), 1)), Combo("trio_single", r, 4)
 
 
-def _sequences(kind: str, width: int) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
+def _sequences(
+    kind: str, width: int
+) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
     """Runs of ``width`` cards per rank: every window of every maximal run in the rank order."""
 
-    def generate(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+    def generate(
+        o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+    ) -> Generated:
         minimum = {1: o.straight_min, 2: o.pair_run_min, 3: o.triple_run_min}[width]
         if not minimum or (size is not None and size % width):
             return
@@ -442,7 +487,11 @@ def _sequences(kind: str, width: int) -> Callable[[GuanpaiOptions, list[int], in
                 start += 1
                 continue
             end = start
-            while end + 1 < len(order) and counts[order[end + 1]] >= width and order[end + 1] != order[start]:
+            while (
+                end + 1 < len(order)
+                and counts[order[end + 1]] >= width
+                and order[end + 1] != order[start]
+            ):
                 end += 1
             longest = end - start + 1
             lengths = range(minimum, longest + 1) if size is None else (size // width,)
@@ -451,13 +500,18 @@ def _sequences(kind: str, width: int) -> Callable[[GuanpaiOptions, list[int], in
                     continue
                 for first in range(max(start, above - length + 2), end - length + 2):
                     run = order[first : first + length]
-                    yield tuple((r, width) for r in run), Combo(kind, first + length - 1, width * length)
+                    yield (
+                        tuple((r, width) for r in run),
+                        Combo(kind, first + length - 1, width * length),
+                    )
             start = end + 1
 
     return generate
 
 
-def _planes_with_wings(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _planes_with_wings(
+    o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+) -> Generated:
     for k in o.plane_wings:
         if size is None or size == 5 * k:
             for body in windows(counts, PLAIN_ORDER, 3, k):
@@ -465,14 +519,18 @@ def _planes_with_wings(o: GuanpaiOptions, counts: list[int], hand_size: int, siz
                     yield from _with_kickers(o, counts, body, 3, 2 * k, "plane_wings")
 
 
-def _four_twos(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _four_twos(
+    o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+) -> Generated:
     if o.four_two:
         for r in range(above + 1, 13):
             if counts[r] == 4:
                 yield from _with_kickers(o, counts, (r,), 4, 2, "four_two")
 
 
-def _bombs(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int) -> Generated:
+def _bombs(
+    o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
+) -> Generated:
     found: list[tuple[Pattern, Combo]] = []
     for r in range(13):
         if counts[r] == 4:
@@ -480,13 +538,19 @@ def _bombs(o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | Non
                 found.append((((r, 4),), Combo("bomb", bomb_power(o, r, 4), 4)))
             if o.quad_bomb in ("with_kicker", "either"):
                 power = bomb_power(o, r, 5)
-                found += [(((r, 4), *kick), Combo("bomb", power, 5)) for kick in kicker_patterns(counts, (r,), 1)]
+                found += [
+                    (((r, 4), *kick), Combo("bomb", power, 5))
+                    for kick in kicker_patterns(counts, (r,), 1)
+                ]
     if counts[ACE] == 3:
         if o.aaa_bomb == "bare":
             found.append((((ACE, 3),), Combo("bomb", bomb_power(o, ACE, 3), 3)))
         else:
             power = bomb_power(o, ACE, 4)
-            found += [(((ACE, 3), *kick), Combo("bomb", power, 4)) for kick in kicker_patterns(counts, (ACE,), 1)]
+            found += [
+                (((ACE, 3), *kick), Combo("bomb", power, 4))
+                for kick in kicker_patterns(counts, (ACE,), 1)
+            ]
     return (pc for pc in found if pc[1].key > above)
 
 
