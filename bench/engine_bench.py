@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from paiju.simulate import random_game, timed_random_game
+from paiju.simulate import random_play, timed_random_game
 
 Clock = Callable[[], float]
 
@@ -31,8 +31,8 @@ def clock_overhead(clock: Clock, calls: int = 20_000) -> float:
 def games_per_second(
     game: str, variant: str | None, budget: float, batches: int, seed: int, clock: Clock
 ) -> dict[str, Any]:
-    """Whole random games per second: median over `batches` batches sharing `budget` seconds."""
-    random_game(game, variant, seed=seed)  # warm-up: imports, caches, JIT tiers in Pyodide
+    """Whole random games per second (the engine alone: deal, legal_moves, decide, evolve): median over `batches` batches sharing `budget` seconds."""
+    random_play(game, variant, seed=seed)  # warm-up: imports, caches, JIT tiers in Pyodide
     seed += 1
     rates = []
     games = 0
@@ -41,7 +41,7 @@ def games_per_second(
         start = now = clock()
         deadline = start + budget / batches
         while now < deadline:
-            random_game(game, variant, seed=seed)
+            random_play(game, variant, seed=seed)
             seed += 1
             count += 1
             now = clock()

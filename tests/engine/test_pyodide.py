@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from paiju.api import list_games
 from paiju.simulate import random_game
 

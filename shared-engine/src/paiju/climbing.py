@@ -51,6 +51,7 @@ class ClimbingGame(TableGame[C]):
         self._deciders[Pass] = self._decide_pass
         self._evolvers[Played] = self._on_played
         self._evolvers[Passed] = self._on_passed
+        self._plays_memo: tuple[C, int, list[Candidate]] | None = None
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -70,9 +71,20 @@ class ClimbingGame(TableGame[C]):
     def beats(self, combo: Combo, lead: Combo) -> bool:
         raise NotImplementedError
 
-    def candidates(self, state: C, seat: int) -> list[Candidate]:
+    def generate_plays(self, state: C, seat: int) -> list[Candidate]:
         """Every legal play of ``seat`` now (the lead, or what beats the lead)."""
         raise NotImplementedError
+
+    def candidates(self, state: C, seat: int) -> list[Candidate]:
+        """``generate_plays``, remembered for the last state asked about: ``legal_moves`` and then
+        ``decide`` of a pass (必管) ask twice about one state. States are immutable, and the memo
+        holds the state, so its identity cannot be reused while it is remembered."""
+        memo = self._plays_memo
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            return memo[2]
+        plays = self.generate_plays(state, seat)
+        self._plays_memo = (state, seat, plays)
+        return plays
 
     def check_play(self, state: C, seat: int, cards: Hand, combo: Combo) -> None:
         """Further constraints on a play that classifies and beats. Raises RuleError."""
@@ -120,10 +132,11 @@ class ClimbingGame(TableGame[C]):
         combo = combos[0]
         self.check_play(state, seat, cards, combo)
         played = Played(seat=seat, cards=cards, kind=combo.kind, key=combo.key)
-        after = self.evolve(state, played)
         events: list[Event] = [played]
-        if self.hand_over(after):
-            events.append(self.score(after))
+        if len(cards) == len(state.hands[seat]):  # going out is the only way a hand can end
+            after = self.evolve(state, played)
+            if self.hand_over(after):
+                events.append(self.score(after))
         return events
 
     def _decide_pass(self, state: C, command: Pass) -> list[Event]:
@@ -240,6 +253,9 @@ def group_by_rank(hand: Sequence[Card]) -> list[list[Card]]:
 
 def take(groups: list[list[Card]], pattern: Sequence[tuple[int, int]]) -> Hand:
     """Concrete cards for a rank pattern ``[(rank, count), ...]``: the first cards of each rank."""
+    if len(pattern) == 1:
+        rank, count = pattern[0]
+        return tuple(groups[rank][:count])  # a group is sorted already
     out: list[Card] = []
     for rank, count in pattern:
         out.extend(groups[rank][:count])

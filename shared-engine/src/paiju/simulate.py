@@ -67,12 +67,20 @@ def random_chooser(rng: random.Random) -> Chooser:
     return lambda state, seat, moves: rng.choice(moves)
 
 
+def random_play(
+    game: str, variant: str | None = None, seed: int = 0, players: int | None = None
+) -> tuple[Config, TableState, list[Event]]:
+    """One whole game with uniformly random legal moves: the engine alone, nothing serialised."""
+    config = get_game(game).config(variant, players)
+    state, events = play_game(config, f"random-{seed}", random_chooser(random.Random(seed)))
+    return config, state, events
+
+
 def random_game(
     game: str, variant: str | None = None, seed: int = 0, players: int | None = None
 ) -> dict[str, Any]:
     """One whole game with uniformly random legal moves; the same dict on every Python."""
-    config = get_game(game).config(variant, players)
-    state, events = play_game(config, f"random-{seed}", random_chooser(random.Random(seed)))
+    config, state, events = random_play(game, variant, seed, players)
     last = state.last_hand
     assert last is not None
     return {

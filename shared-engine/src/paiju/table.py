@@ -201,7 +201,8 @@ class TableGame(Generic[S]):
         Each event handler returns the changed fields; the state is copied once per event.
         """
         changes: dict[str, Any] = self._evolvers[type(event)](state, event)
-        return dataclasses.replace(state, version=state.version + 1, **changes)
+        changes["version"] = state.version + 1
+        return copy_with(state, changes)
 
     def apply(self, state: S, command: Command) -> tuple[S, list[Event]]:
         """decide, then evolve by every event: the state after a command, and its events."""
@@ -325,6 +326,24 @@ class TableGame(Generic[S]):
 
     def _on_match_ended(self, state: S, event: MatchEnded) -> dict[str, Any]:
         return {"phase": "over"}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def copy_with(state: S, changes: dict[str, Any]) -> S:
+    """``dataclasses.replace`` for frozen slotted states, about twice as fast (the hot path of
+    ``evolve``). States have no ``__post_init__``, so skipping ``__init__`` loses nothing."""
+    cls = type(state)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    new = _new(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
 
 
 def _check_seed(seed: str) -> None:

@@ -204,12 +204,7 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
         found.append(Combo("bomb", bomb_power(o, main, 5), 5))
     elif n == 5 and shape[0] == 3 and (shape == [3, 2] or o.trio_pair_kickers == "any"):
         found.append(Combo("trio_pair", main, 5))
-    elif (
-        n == 6
-        and shape[0] == 4
-        and o.four_two
-        and (shape == [4, 2] or o.trio_pair_kickers == "any")
-    ):
+    elif n == 6 and shape[0] == 4 and o.four_two:  # 两张单牌或一个对子: trio_pair_kickers aside
         found.append(Combo("four_two", main, 6))
     if shape and shape[0] == 1 and n >= o.straight_min:
         order = LOW_ACE_ORDER if o.straight_low_ace else PLAIN_ORDER
@@ -220,7 +215,7 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
         ("pair_run", 2, o.pair_run_min),
         ("triple_run", 3, o.triple_run_min),
     ):
-        if minimum and shape[0] == shape[-1] == width and len(ranks) >= minimum:
+        if minimum and shape and shape[0] == shape[-1] == width and len(ranks) >= minimum:
             top = _run_top(PLAIN_ORDER, ranks)
             if top is not None:
                 found.append(Combo(kind, top, n))
@@ -241,8 +236,9 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
 def _wings_ok(o: GuanpaiOptions, counts: list[int], body: tuple[int, ...]) -> bool:
     if any(counts[r] != 3 for r in body):
         return False
+    # pair kickers: one pair each, of distinct ranks (as the play generator makes them)
     return o.trio_pair_kickers == "any" or all(
-        c % 2 == 0 for r, c in enumerate(counts) if r not in body
+        c in (0, 2) for r, c in enumerate(counts) if r not in body
     )
 
 
@@ -382,7 +378,7 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 
     # --- play generation --------------------------------------------------------------------------------
 
-    def candidates(self, state: GuanpaiState, seat: int) -> list[Candidate]:
+    def generate_plays(self, state: GuanpaiState, seat: int) -> list[Candidate]:
         o: GuanpaiOptions = state.config.options
         hand = state.hands[seat]
         counts = rank_counts(hand)
@@ -401,7 +397,9 @@ class Guanpai(ClimbingGame[GuanpaiState]):
             top = hand[-1] >> 2
             found = ((p, c) for p, c in found if c.kind != "single" or c.key == top)
         groups = group_by_rank(hand)
-        plays: dict[Hand, Combo] = {}
+        if lead is not None:  # following: every generated play is distinct
+            return [(take(groups, pattern), combo) for pattern, combo in found]
+        plays: dict[Hand, Combo] = {}  # leading: 333444555666777 is a plane and a plane with wings
         for pattern, combo in found:
             plays.setdefault(take(groups, pattern), combo)
         return list(plays.items())
