@@ -1,0 +1,139 @@
+"""The provably fair deal: a documented SHA-256 shuffle, a commitment before play, the seed
+revealed after, players' seeds mixed in, and verify_deal catching any tampering."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import pytest
+
+from paiju import fairness
+from paiju.cards import build_deck, format_cards
+from paiju.errors import RuleError
+from paiju.games.guanpai import GAME
+from paiju.log import verify_deal
+from paiju.protocol import AddSeed, CommitDeal, Deal, Dealt, DealCommitted, RevealSeed, SeedRevealed
+from paiju.simulate import play_game
+
+PACK = build_deck(removed=["2H", "2D", "2C", "AD"])
+
+
+def test_commitment_is_the_sha256_of_the_seed() -> None:
+    assert fairness.commitment_of("abc") == hashlib.sha256(b"abc").hexdigest()
+
+
+def test_the_shuffle_follows_the_documented_algorithm() -> None:
+    """Re-derive the shuffle from the docstring's description, independently of the engine."""
+    key = hashlib.sha256(b"paiju-deal-v1\nserver\n0:alice\n2:carol\n").digest()
+
+    def numbers():  # type: ignore[no-untyped-def]
+        block = 0
+        while True:
+            digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
+            for i in range(4):
+                yield int.from_bytes(digest[8 * i : 8 * i + 8], "big")
+            block += 1
+
+    cards, stream = sorted(PACK), numbers()
+    for i in range(len(cards) - 1, 0, -1):
+        x = next(stream)
+        while x >= 2**64 - 2**64 % (i + 1):
+            x = next(stream)
+        j = x % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    assert fairness.shuffle(PACK, "server", ["alice", None, "carol"]) == tuple(cards)
+
+
+def test_the_deal_is_deterministic_and_every_seed_changes_it() -> None:
+    hands, rest = fairness.deal(PACK, 3, 16, "s", [None, None, None])
+    assert (hands, rest) == fairness.deal(PACK, 3, 16, "s", [None, None, None])
+    assert sorted(c for h in hands for c in h) == list(PACK) and rest == ()
+    assert fairness.deal(PACK, 3, 16, "t", [None, None, None])[0] != hands
+    assert fairness.deal(PACK, 3, 16, "s", [None, "mine", None])[0] != hands
+
+
+def test_two_players_get_three_piles_and_one_stays_unused() -> None:
+    hands, rest = fairness.deal(PACK, 2, 16, "s", [None, None])
+    assert [len(h) for h in hands] == [16, 16] and len(rest) == 16
+
+
+def test_the_deal_needs_the_committed_seed() -> None:
+    state = GAME.initial_state(GAME.config("boke"))
+    state, _ = GAME.apply(state, CommitDeal(commitment=fairness.commitment_of("right")))
+    with pytest.raises(RuleError) as err:
+        GAME.decide(state, Deal(seed="wrong"))
+    assert err.value.code == "seed_mismatch"
+    with pytest.raises(RuleError) as err:
+        GAME.decide(state, CommitDeal(commitment="0" * 64))
+    assert err.value.code == "wrong_phase"
+
+
+def test_players_seeds_are_mixed_in_once_each() -> None:
+    state = GAME.initial_state(GAME.config("boke"))
+    state, _ = GAME.apply(state, CommitDeal(commitment=fairness.commitment_of("srv")))
+    state, _ = GAME.apply(state, AddSeed(seat=1, seed="bob's"))
+    with pytest.raises(RuleError) as err:
+        GAME.decide(state, AddSeed(seat=1, seed="again"))
+    assert err.value.code == "seed_already_added"
+    with pytest.raises(RuleError) as err:
+        GAME.decide(state, AddSeed(seat=0, seed=""))
+    assert err.value.code == "bad_seed"
+    _, events = GAME.apply(state, Deal(seed="srv"))
+    dealt = events[0]
+    assert isinstance(dealt, Dealt)
+    assert dealt.hands == fairness.deal(PACK, 3, 16, "srv", [None, "bob's", None])[0]
+
+
+def test_the_seed_is_revealed_only_after_the_hand_and_must_match() -> None:
+    config = GAME.config("boke")
+    state, events = play_game(config, "table-secret", lambda s, seat, moves: moves[0])
+    revealed = [e for e in events if isinstance(e, SeedRevealed)]
+    assert [e.seed for e in revealed] == ["table-secret/1"]
+    assert all("table-secret" not in repr(e) for e in events if not isinstance(e, SeedRevealed))
+    assert state.revealed == ("table-secret/1",)
+    # and a wrong reveal is refused
+    before_reveal = events[: events.index(revealed[0])]
+    from functools import reduce
+
+    pending = reduce(GAME.evolve, before_reveal, GAME.initial_state(config))
+    with pytest.raises(RuleError) as err:
+        GAME.decide(pending, RevealSeed(seed="not-it"))
+    assert err.value.code == "seed_mismatch"
+
+
+def honest_log() -> tuple[object, list[object]]:
+    config = GAME.config("mainstream", 3, hands=2)
+    _, events = play_game(config, "honest", lambda s, seat, moves: moves[-1])
+    return config, events
+
+
+def test_verify_deal_accepts_an_honest_log() -> None:
+    config, events = honest_log()
+    checks = verify_deal(config, events)  # type: ignore[arg-type]
+    assert [(c.hand_no, c.status) for c in checks] == [(1, "verified"), (2, "verified")]
+
+
+def test_verify_deal_rejects_a_tampered_seed_commitment_or_hand() -> None:
+    config, events = honest_log()
+
+    def tampered(kind: type, **changes: object) -> list[str]:
+        first = next(i for i, e in enumerate(events) if isinstance(e, kind))
+        bad = list(events)
+        bad[first] = dataclasses.replace(bad[first], **changes)  # type: ignore[call-overload]
+        return [c.status for c in verify_deal(config, bad)]  # type: ignore[arg-type]
+
+    assert (
+        tampered(SeedRevealed, seed="honest/9")[0]
+        == "the revealed seed does not match the commitment"
+    )
+    assert (
+        tampered(DealCommitted, commitment="0" * 64)[0]
+        == "the revealed seed does not match the commitment"
+    )
+    dealt = next(e for e in events if isinstance(e, Dealt))
+    swapped = list(dealt.hands)
+    swapped[0], swapped[1] = (swapped[1][:1] + swapped[0][1:]), (swapped[0][:1] + swapped[1][1:])
+    status = tampered(Dealt, hands=tuple(tuple(sorted(h)) for h in swapped))[0]
+    assert status == "the dealt hands do not follow from the seeds"
+    assert format_cards(dealt.hands[0])  # the hands are real cards
