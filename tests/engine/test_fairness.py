@@ -13,7 +13,7 @@ from paiju.cards import build_deck, format_cards
 from paiju.errors import RuleError
 from paiju.games.guanpai import GAME
 from paiju.log import verify_deal
-from paiju.protocol import AddSeed, CommitDeal, Deal, Dealt, DealCommitted, RevealSeed, SeedRevealed
+from paiju.protocol import AddSeed, CommitDeal, Deal, DealCommitted, Dealt, RevealSeed, SeedRevealed
 from paiju.simulate import play_game
 
 PACK = build_deck(removed=["2H", "2D", "2C", "AD"])
