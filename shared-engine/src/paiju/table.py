@@ -339,7 +339,7 @@ def copy_with(state: S, changes: dict[str, Any]) -> S:
     cls = type(state)
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
     new = _new(cls)
     for name in names:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
