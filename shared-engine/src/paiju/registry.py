@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.games import guanpai
+from paiju.games import dabei, guanpai, tiaoshu
 from paiju.table import TableGame
 
 GAMES: dict[str, TableGame[Any]] = {
     guanpai.GAME.info.id: guanpai.GAME,
+    dabei.GAME.info.id: dabei.GAME,
+    tiaoshu.GAME.info.id: tiaoshu.GAME,
 }
 
 
