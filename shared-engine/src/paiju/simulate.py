@@ -97,22 +97,26 @@ def random_game(
 def timed_random_game(
     game: str, variant: str | None, seed: int, clock: Callable[[], float]
 ) -> tuple[list[float], list[float]]:
-    """Durations of every ``legal_moves`` call and of every ``decide`` of a play in one random game."""
+    """Durations of every ``legal_moves`` call and of every ``decide`` of a play in one random game
+    (each call on a fresh state: nothing is served from a memo)."""
     g: TableGame[Any] = get_game(game)
     rng = random.Random(seed)
     legal: list[float] = []
     decide: list[float] = []
-
-    def choose(state: TableState, seat: int, moves: list[Command]) -> Command:
-        t0 = clock()
-        moves = g.legal_moves(state, seat)
-        legal.append(clock() - t0)
-        move = rng.choice(moves)
-        if isinstance(move, Play):
+    base_seed = f"random-{seed}"
+    state = g.initial_state(g.config(variant))
+    while state.phase != "over":
+        command = table_command(state, base_seed)
+        if command is None:
+            seat = g.to_move(state)
+            assert seat is not None
             t0 = clock()
-            g.decide(state, move)
-            decide.append(clock() - t0)
-        return move
-
-    play_game(g.config(variant), f"random-{seed}", choose)
+            moves = g.legal_moves(state, seat)
+            legal.append(clock() - t0)
+            command = rng.choice(moves)
+            if isinstance(command, Play):
+                t0 = clock()
+                g.decide(state, command)
+                decide.append(clock() - t0)
+        state, _ = g.apply(state, command)
     return legal, decide
