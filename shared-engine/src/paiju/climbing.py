@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from paiju.cards import RANK_COUNT, Card, Hand, card_codes, remove_cards
+from paiju.cards import RANK_COUNT, Card, Hand, card_codes, format_card, remove_cards
 from paiju.errors import RuleError
 from paiju.protocol import Command, Event, HandEnded, Pass, Passed, Play, Played
 from paiju.table import Config, TableGame, TableState
@@ -83,8 +83,15 @@ class ClimbingGame(TableGame[C]):
         if memo is not None and memo[0] is state and memo[1] == seat:
             return memo[2]
         plays = self.generate_plays(state, seat)
+        must = self.opening_card(state) if not state.discards else None
+        if must is not None:
+            plays = [p for p in plays if must in p[0]]
         self._plays_memo = (state, seat, plays)
         return plays
+
+    def opening_card(self, state: C) -> Card | None:
+        """A card the first play of the hand must contain (大北's ♦4), or None."""
+        return None
 
     def check_play(self, state: C, seat: int, cards: Hand, combo: Combo) -> None:
         """Further constraints on a play that classifies and beats. Raises RuleError."""
@@ -130,6 +137,9 @@ class ClimbingGame(TableGame[C]):
                     lead=" ".join(card_codes(on_table)),
                 )
         combo = combos[0]
+        must = self.opening_card(state) if not state.discards else None
+        if must is not None and must not in cards:
+            raise RuleError("must_include_card", codes, card=format_card(must))
         self.check_play(state, seat, cards, combo)
         played = Played(seat=seat, cards=cards, kind=combo.kind, key=combo.key)
         events: list[Event] = [played]
@@ -255,7 +265,7 @@ def take(groups: list[list[Card]], pattern: Sequence[tuple[int, int]]) -> Hand:
     """Concrete cards for a rank pattern ``[(rank, count), ...]``: the first cards of each rank."""
     if len(pattern) == 1:
         rank, count = pattern[0]
-        return tuple(groups[rank][:count])  # a group is sorted already
+        return tuple(groups[rank][:count]) if count == 1 else tuple(sorted(groups[rank][:count]))
     out: list[Card] = []
     for rank, count in pattern:
         out.extend(groups[rank][:count])

@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from paiju.cards import Hand, card_codes
-from paiju.climbing import Candidate, ClimbState, Combo
-from paiju.errors import RuleError
+from paiju.cards import Card, Hand
+from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
 from paiju.protocol import HandEnded, Played, ScoreLine
 from paiju.table import GameInfo, Variant, holder_of
@@ -164,16 +163,9 @@ class Dabei(BeihaiGame[DabeiState]):
 
     # --- the ♦4 opening ---------------------------------------------------------------------------
 
-    def check_play(self, state: DabeiState, seat: int, cards: Hand, combo: Combo) -> None:
-        """3a "出的第一手牌中必须有方块4"."""
-        if not state.discards and FOUR_D not in cards:
-            raise RuleError("must_include_card", card_codes(cards), card="♦4")
-
-    def generate_plays(self, state: DabeiState, seat: int) -> list[Candidate]:
-        plays = super().generate_plays(state, seat)
-        if not state.discards:
-            return [p for p in plays if FOUR_D in p[0]]
-        return plays
+    def opening_card(self, state: DabeiState) -> Card | None:
+        """3a "出的第一手牌中必须有方块4": every hand's first play contains ♦4."""
+        return FOUR_D
 
     # --- the end of a hand --------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, ClassVar, Literal
 
-from paiju.cards import Hand, build_deck, card_codes, parse_card, rank_counts
+from paiju.cards import Card, Hand, build_deck, card_codes, parse_card, rank_counts
 from paiju.climbing import (
     Candidate,
     ClimbingGame,
@@ -54,11 +54,13 @@ class GuanpaiOptions:
     trio_single_last: bool = True
     last_triple_as_trio_pair: bool = True
     quad_bomb: Literal["bare", "with_kicker", "either"] = "bare"
-    aaa_bomb: Literal["bare", "with_kicker"] = "bare"
+    aaa_bomb: Literal["bare", "with_kicker", "either"] = "bare"
     bomb_order: Literal["aaa_top", "quads_top"] = "aaa_top"
     must_beat: bool = True
     must_beat_with_bomb: bool = True
     dingda: Literal["off", "liable", "enforced"] = "liable"
+    dingda_scope: Literal["singles", "highest_single"] = "singles"
+    first_play_must_include: bool = False  # the first play contains the card that made its leader
     bomb_score: int = 0
     hands: int = 1
 
@@ -154,14 +156,22 @@ class GuanpaiState(ClimbState):
 
 def bomb_power(options: GuanpaiOptions, rank: int, cards: int) -> int:
     """The comparison key of a bomb: AAA (with or without its kicker) above or below four of a kind."""
-    is_aaa = (
-        rank == ACE
-        and cards in (3, 4)
-        and options.aaa_bomb == ("bare" if cards == 3 else "with_kicker")
+    is_aaa = rank == ACE and (
+        (cards == 3 and aaa_bare(options)) or (cards == 4 and aaa_kicked(options))
     )
     if is_aaa:
         return (2 if options.bomb_order == "aaa_top" else 0) * 16 + rank
     return 16 + rank
+
+
+def aaa_bare(options: GuanpaiOptions) -> bool:
+    """Three aces alone are a bomb."""
+    return options.aaa_bomb in ("bare", "either")
+
+
+def aaa_kicked(options: GuanpaiOptions) -> bool:
+    """Three aces and one card are a bomb."""
+    return options.aaa_bomb in ("with_kicker", "either")
 
 
 def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False) -> list[Combo]:
@@ -184,7 +194,7 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
     elif shape == [2]:
         found.append(Combo("pair", main, 2))
     elif shape == [3]:
-        if main == ACE and o.aaa_bomb == "bare":
+        if main == ACE and aaa_bare(o):
             found.append(Combo("bomb", bomb_power(o, ACE, 3), 3))
         else:
             found.append(Combo("triple", main, 3))
@@ -194,7 +204,7 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
         if o.quad_bomb in ("bare", "either"):
             found.append(Combo("bomb", bomb_power(o, main, 4), 4))
     elif shape == [3, 1]:
-        if main == ACE and o.aaa_bomb == "with_kicker":
+        if main == ACE and aaa_kicked(o):
             found.append(Combo("bomb", bomb_power(o, ACE, 4), 4))
         elif o.trio_single_last:
             if not last_hand:
@@ -313,12 +323,31 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         nxt = next_seat(seat, state.config.players)
         return o.dingda != "off" and len(state.hands[nxt]) == 1
 
+    def _fails_dingda(self, state: GuanpaiState, seat: int, kind: str, key: int) -> bool:
+        """顶大: with one card left in the 下家's hand, a single must be the seat's highest card
+        (``dingda_scope="singles"``); with ``"highest_single"``, a lead (or an answer to a single)
+        must be that card, whatever else the seat holds."""
+        if not self._dingda_applies(state, seat):
+            return False
+        top = state.hands[seat][-1] >> 2
+        o: GuanpaiOptions = state.config.options
+        lead = state.lead
+        if o.dingda_scope == "highest_single" and (lead is None or lead.kind == "single"):
+            return not (kind == "single" and key == top)
+        return kind == "single" and key < top
+
+    def opening_card(self, state: GuanpaiState) -> Card | None:
+        """Option ``first_play_must_include``: the first play contains the card that made its
+        player the leader (♦3, or ♠3 / ♠4 / …), in every hand that card decides."""
+        o: GuanpaiOptions = state.config.options
+        if not o.first_play_must_include or (o.later_lead == "winner" and state.hand_no > 1):
+            return None
+        leader_hand = state.hands[state.leader or 0]
+        return next((c for c in map(parse_card, o.first_lead) if c in leader_hand), None)
+
     def check_play(self, state: GuanpaiState, seat: int, cards: Hand, combo: Combo) -> None:
-        if (
-            combo.kind == "single"
-            and state.config.options.dingda == "enforced"
-            and self._dingda_applies(state, seat)
-            and combo.key < state.hands[seat][-1] >> 2
+        if state.config.options.dingda == "enforced" and self._fails_dingda(
+            state, seat, combo.kind, combo.key
         ):
             raise RuleError("must_play_highest", card_codes(cards))
 
@@ -333,11 +362,7 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 
     def _on_played(self, state: GuanpaiState, event: Played) -> dict[str, Any]:
         faults = state.dingda_faults
-        if (
-            event.kind == "single"
-            and self._dingda_applies(state, event.seat)
-            and event.key < state.hands[event.seat][-1] >> 2
-        ):
+        if self._fails_dingda(state, event.seat, event.kind, event.key):
             faults = (*faults, event.seat)
         bombs = state.bombs
         if event.kind == "bomb":
@@ -394,9 +419,15 @@ class Guanpai(ClimbingGame[GuanpaiState]):
             bomb_floor = lead.key if lead.kind == "bomb" else -1
             found = chain(same_kind, _bombs(o, counts, len(hand), None, bomb_floor))
         if o.dingda == "enforced" and self._dingda_applies(state, seat):
-            top = hand[-1] >> 2
-            found = ((p, c) for p, c in found if c.kind != "single" or c.key == top)
+            found = (
+                pc for pc in found if not self._fails_dingda(state, seat, pc[1].kind, pc[1].key)
+            )
         groups = group_by_rank(hand)
+        must = self.opening_card(state) if not state.discards else None
+        if must is not None:  # materialise plays with the card the first play must contain
+            group = groups[must >> 2]
+            group.remove(must)
+            group.insert(0, must)
         if lead is not None:  # following: every generated play is distinct
             return [(take(groups, pattern), combo) for pattern, combo in found]
         plays: dict[Hand, Combo] = {}  # leading: 333444555666777 is a plane and a plane with wings
@@ -420,7 +451,7 @@ def _groups_of(
         o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
     ) -> Generated:
         for r in range(above + 1, 13):
-            if counts[r] >= width and not (width == 3 and r == ACE and o.aaa_bomb == "bare"):
+            if counts[r] >= width and not (width == 3 and r == ACE and aaa_bare(o)):
                 yield ((r, width),), Combo(kind, r, width)
 
     return generate
@@ -451,7 +482,7 @@ def _last_hand_trio_pairs(o: GuanpaiOptions, counts: list[int], hand_size: int) 
     shape = sorted((c for c in counts if c), reverse=True)
     if hand_size == 3 and shape == [3] and o.last_triple_as_trio_pair:
         r = counts.index(3)
-        if not (r == ACE and o.aaa_bomb == "bare"):
+        if not (r == ACE and aaa_bare(o)):
             yield ((r, 3),), Combo("trio_pair", r, 5)
     for pattern, combo in _trio_single(o, counts, hand_size, None, -1):
         yield pattern, Combo("trio_pair", combo.key, 5)
@@ -463,7 +494,7 @@ def _trio_single(
     shape = sorted((c for c in counts if c), reverse=True)
     if hand_size == 4 and shape == [3, 1] and o.trio_single_last:
         r = counts.index(3)
-        if r > above and not (r == ACE and o.aaa_bomb == "with_kicker"):
+        if r > above and not (r == ACE and aaa_kicked(o)):
             yield ((r, 3), (counts.index(1), 1)), Combo("trio_single", r, 4)
 
 
@@ -541,9 +572,9 @@ def _bombs(
                     for kick in kicker_patterns(counts, (r,), 1)
                 ]
     if counts[ACE] == 3:
-        if o.aaa_bomb == "bare":
+        if aaa_bare(o):
             found.append((((ACE, 3),), Combo("bomb", bomb_power(o, ACE, 3), 3)))
-        else:
+        if aaa_kicked(o):
             power = bomb_power(o, ACE, 4)
             found += [
                 (((ACE, 3), *kick), Combo("bomb", power, 4))

@@ -15,9 +15,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from paiju.cards import Hand, card_codes
-from paiju.climbing import Candidate, ClimbState, Combo
-from paiju.errors import RuleError
+from paiju.cards import Card, Hand
+from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, BeihaiGame, BeihaiRules
 from paiju.protocol import HandEnded, ScoreLine
 from paiju.table import Config, GameInfo, Variant, holder_of
@@ -109,19 +108,10 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
         seat = holder_of(hands, FOUR_D)
         return 0 if seat is None else seat
 
-    def _first_play_needs_4d(self, state: TiaoshuState) -> bool:
+    def opening_card(self, state: TiaoshuState) -> Card | None:
+        """Option ``first_play_with_4d``: the match's first play contains ♦4, as in 大北."""
         o: TiaoshuOptions = state.config.options
-        return o.first_play_with_4d and state.hand_no == 1 and not state.discards
-
-    def check_play(self, state: TiaoshuState, seat: int, cards: Hand, combo: Combo) -> None:
-        if self._first_play_needs_4d(state) and FOUR_D not in cards:
-            raise RuleError("must_include_card", card_codes(cards), card="♦4")
-
-    def generate_plays(self, state: TiaoshuState, seat: int) -> list[Candidate]:
-        plays = super().generate_plays(state, seat)
-        if self._first_play_needs_4d(state):
-            return [p for p in plays if FOUR_D in p[0]]
-        return plays
+        return FOUR_D if o.first_play_with_4d and state.hand_no == 1 else None
 
     # --- scoring and the match ----------------------------------------------------------------------
 
