@@ -11,10 +11,10 @@ ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') s
 
 .PHONY: run test lint typecheck unit wheel bench clean
 
-$(STAMP): requirements-dev.txt shared-engine/pyproject.toml
+$(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements-dev.txt -e shared-engine
+	$(BIN)/pip install -q -r requirements-dev.txt -e shared-engine -e services
 	touch $@
 
 $(NODE_STAMP): web-client/package.json
@@ -31,9 +31,9 @@ $(WHEEL_DIR)/.built: $(STAMP) $(ENGINE_SRC)
 	$(PY) -m build --wheel --no-isolation --outdir $(WHEEL_DIR) shared-engine >/dev/null
 	touch $@
 
-## run: until the services exist, a terminal game of 关牌 (you against two bots)
-run: $(STAMP)
-	$(BIN)/paiju play guanpai
+## run: nats-server (JetStream under var/), the table, bots and gateway services; Ctrl-C stops all
+run: $(STAMP) $(NODE_STAMP) wheel
+	$(PY) -m paiju_services.launcher deploy/dev.toml
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

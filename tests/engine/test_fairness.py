@@ -14,7 +14,7 @@ from paiju.errors import RuleError
 from paiju.games.guanpai import GAME
 from paiju.log import verify_deal
 from paiju.protocol import AddSeed, CommitDeal, Deal, DealCommitted, Dealt, RevealSeed, SeedRevealed
-from paiju.simulate import play_game
+from paiju.simulate import hand_seed, play_game
 
 PACK = build_deck(removed=["2H", "2D", "2C", "AD"])
 
@@ -89,9 +89,9 @@ def test_the_seed_is_revealed_only_after_the_hand_and_must_match() -> None:
     config = GAME.config("boke")
     state, events = play_game(config, "table-secret", lambda s, seat, moves: moves[0])
     revealed = [e for e in events if isinstance(e, SeedRevealed)]
-    assert [e.seed for e in revealed] == ["table-secret/1"]
+    assert [e.seed for e in revealed] == [hand_seed("table-secret", 1)]
     assert all("table-secret" not in repr(e) for e in events if not isinstance(e, SeedRevealed))
-    assert state.revealed == ("table-secret/1",)
+    assert state.revealed == (hand_seed("table-secret", 1),)
     # and a wrong reveal is refused
     before_reveal = events[: events.index(revealed[0])]
     from functools import reduce
@@ -137,3 +137,11 @@ def test_verify_deal_rejects_a_tampered_seed_commitment_or_hand() -> None:
     status = tampered(Dealt, hands=tuple(tuple(sorted(h)) for h in swapped))[0]
     assert status == "the dealt hands do not follow from the seeds"
     assert format_cards(dealt.hands[0])  # the hands are real cards
+
+
+def test_a_revealed_hand_seed_gives_away_no_other_hand() -> None:
+    """Each hand's seed is an HMAC of the table's secret: knowing hand 1's seed (revealed after
+    hand 1) does not give hand 2's, which is not derivable from it."""
+    first, second = hand_seed("secret", 1), hand_seed("secret", 2)
+    assert len(first) == 64 and first != second
+    assert "secret" not in first and hand_seed(first, 1) != second

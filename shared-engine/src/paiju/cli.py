@@ -156,6 +156,29 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
     return 0
 
 
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    import os
+
+    from paiju.export import DEFAULT_GATEWAY, ExportError, export
+
+    if args.nats:
+        print(
+            "export reads a table through a gateway (--gateway URL): the engine has no NATS client",
+            file=sys.stderr,
+        )
+        return 2
+    path = args.output or f"{args.table}.jsonl"
+    try:
+        count = export(
+            args.gateway or os.environ.get("PAIJU_GATEWAY", DEFAULT_GATEWAY), args.table, path
+        )
+    except (ExportError, RuleError) as err:
+        print(f"export failed: {err}", file=sys.stderr)
+        return 1
+    print(f"{count} events written to {path}; check them with: paiju audit {path}", file=out)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局) rules engine tools")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -170,6 +193,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_play.add_argument("--seed", default=None, help="the server seed (default: random)")
     p_play.add_argument("--log", default=None, help="write the game's event log here")
     p_play.set_defaults(run=cmd_play)
+    p_export = sub.add_parser(
+        "export", help="save a finished table's log from a running system (for audit)"
+    )
+    p_export.add_argument("table", help="the table id")
+    p_export.add_argument(
+        "--gateway",
+        default=None,
+        help="the gateway's base URL (default: $PAIJU_GATEWAY or http://127.0.0.1:8000)",
+    )
+    p_export.add_argument("--nats", default=None, help=argparse.SUPPRESS)
+    p_export.add_argument("-o", "--output", default=None, help="the file (default: TABLE.jsonl)")
+    p_export.set_defaults(run=cmd_export)
     p_games = sub.add_parser("games", help="list the games and variants")
     p_games.set_defaults(run=cmd_games)
     args = parser.parse_args(argv)

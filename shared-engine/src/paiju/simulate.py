@@ -5,6 +5,7 @@ own steps (commit, deal, reveal) that a server, a test or the terminal game driv
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 from collections.abc import Callable
@@ -19,8 +20,10 @@ Chooser = Callable[[TableState, int, list[Command]], Command]
 
 
 def hand_seed(base: str, hand_no: int) -> str:
-    """The server seed of one hand of a match, derived from one secret per table."""
-    return f"{base}/{hand_no}"
+    """The server seed of one hand of a match: ``HMAC-SHA256(base, "paiju-hand/<n>")`` in hex,
+    derived from one secret per table. Revealing one hand's seed reveals nothing of the secret,
+    so nothing of any other hand's deal."""
+    return hmac.new(base.encode(), f"paiju-hand/{hand_no}".encode(), hashlib.sha256).hexdigest()
 
 
 def table_command(state: TableState, base_seed: str) -> Command | None:

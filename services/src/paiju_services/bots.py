@@ -1,0 +1,259 @@
+"""The bots service: takes the seats a table asks it to fill, and plays them through the same
+command path as a person (a NATS request to the table service with the seat's token), choosing
+each move with ``paiju.bots.choose``.
+
+It learns that a bot is to move from the event stream itself: a durable pull consumer
+(``paiju-bots``) over every table's subject, shared by all copies of the service. After each
+event it brings its copy of that table up to date and, if a bot seat is to move, plays. The
+command id is the table's version (``bot.v<N>``), so two copies that act on the same turn append
+one move. An event is acknowledged only once its move is accepted (or there is none): a move that
+could not be sent (the table service restarting) is retried, so a bot never stalls a game.
+
+Seat tokens are kept in the ``paiju_bot_tokens`` KV bucket, so any copy can play any bot seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+import msgspec
+import nats.errors
+import nats.js.errors
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.kv import KeyValue
+
+from paiju import api, bots
+from paiju.protocol import encode
+from paiju_services import subjects
+from paiju_services.bus import Responder, request
+from paiju_services.config import Settings
+from paiju_services.errors import RemoteError, ServiceError
+from paiju_services.logs import log
+from paiju_services.messages import (
+    CommandDone,
+    FillSeats,
+    Health,
+    Join,
+    Joined,
+    Reply,
+    SeatCommand,
+    SeatsFilled,
+    TableMeta,
+)
+from paiju_services.store import EventStore, StoreError
+from paiju_services.tablelog import LRU, CorruptLog, load
+
+logger = logging.getLogger("paiju.bots")
+
+RETRY_CODES = frozenset({"unavailable", "conflict", "unauthorized"})
+
+
+class BotService:
+    def __init__(self, settings: Settings, nc: Client, js: JetStreamContext) -> None:
+        self.settings = settings
+        self.nc = nc
+        self.js = js
+        self.store = EventStore(nc, js)
+        self.cache = LRU(settings.cache_tables)
+        self.seats: dict[str, dict[int, str | None]] = {}  # table: {bot seat: token}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.responder = Responder(nc, subjects.BOTS_QUEUE)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.slots = asyncio.Semaphore(64)
+        self.consumer: asyncio.Task[None] | None = None
+        self.sub: JetStreamContext.PullSubscription | None = None
+        self.tables_kv: KeyValue
+        self.tokens_kv: KeyValue
+        self.moves = 0
+
+    async def start(self) -> None:
+        self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
+        self.tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
+        config = ConsumerConfig(
+            durable_name=subjects.BOTS_CONSUMER,
+            description="Paiju bots: every table event, to find a bot's turn",
+            filter_subject=subjects.EVENTS_ALL,
+            deliver_policy=DeliverPolicy.NEW,
+            ack_policy=AckPolicy.EXPLICIT,
+            ack_wait=max(30.0, 4 * self.settings.bot_delay + 10),
+            max_ack_pending=1000,
+            max_deliver=100,
+        )
+        with contextlib.suppress(nats.js.errors.BadRequestError):  # exists (another copy)
+            await self.js.add_consumer(subjects.STREAM, config)
+        sub = await self.js.pull_subscribe_bind(
+            durable=subjects.BOTS_CONSUMER, stream=subjects.STREAM
+        )
+        self.sub = sub
+        self.consumer = asyncio.create_task(self._consume(sub))
+        await self.responder.serve(subjects.BOTS_FILL, self._fill)
+        await self.responder.serve(subjects.HEALTH_BOTS, self._health)
+        log(logger, "bots service ready", instance=self.settings.instance)
+
+    async def stop(self) -> None:
+        await self.responder.stop()
+        if self.consumer:
+            self.consumer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.consumer
+        if self.tasks:
+            await asyncio.wait(set(self.tasks), timeout=5.0)
+        if self.sub is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.sub.unsubscribe(), 2.0)
+        log(logger, "bots service stopped", instance=self.settings.instance, moves=self.moves)
+
+    async def _health(self, msg: Msg) -> Reply:
+        return Health(instance=self.settings.instance, tables=len(self.cache))
+
+    # --- taking seats -----------------------------------------------------------------------------
+
+    async def _fill(self, msg: Msg) -> Reply:
+        req = msgspec.json.decode(msg.data, type=FillSeats)
+        if not subjects.is_table_id(req.table):
+            raise ServiceError("table_not_found", table=req.table[:20])
+        taken: list[int] = []
+        for seat in req.seats:
+            joined = await request(
+                self.nc,
+                subjects.table_subject(req.table, "join"),
+                Join(name=f"Bot {seat + 1} 机器人", kind="bot", seat=seat),
+                Joined,
+                timeout=self.settings.request_timeout,
+                unavailable="unavailable",
+            )
+            await self.tokens_kv.put(f"{req.table}.{joined.seat}", joined.token.encode())
+            self.seats.setdefault(req.table, {})[joined.seat] = joined.token
+            taken.append(joined.seat)
+            log(logger, "bot seated", table=req.table, seat=joined.seat)
+        return SeatsFilled(seats=taken)
+
+    async def _bot_seats(self, table_id: str) -> dict[int, str | None]:
+        known = self.seats.get(table_id)
+        if known is not None and all(token for token in known.values()):
+            return known
+        try:
+            entry = await self.tables_kv.get(table_id)
+        except nats.js.errors.KeyNotFoundError:
+            return {}
+        meta = msgspec.json.decode(entry.value or b"", type=TableMeta)
+        seats: dict[int, str | None] = {}
+        for seat, info in enumerate(meta.seats):
+            if info.kind != "bot":
+                continue
+            try:
+                token = await self.tokens_kv.get(f"{table_id}.{seat}")
+                seats[seat] = (token.value or b"").decode() or None
+            except nats.js.errors.KeyNotFoundError:
+                seats[seat] = None  # seated, its token not stored yet
+        if meta.status != "open":  # the seats are final once the table is full
+            self.seats[table_id] = seats
+        return seats
+
+    # --- playing ----------------------------------------------------------------------------------
+
+    async def _consume(self, sub: JetStreamContext.PullSubscription) -> None:
+        while True:
+            try:
+                msgs = await sub.fetch(batch=32, timeout=1.0)
+            except nats.errors.TimeoutError:
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log(logger, "fetch failed", logging.WARNING, error=repr(exc))
+                await asyncio.sleep(0.5)
+                continue
+            for msg in msgs:
+                await self.slots.acquire()
+                task = asyncio.create_task(self._on_event(msg))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+    async def _on_event(self, msg: Msg) -> None:
+        try:
+            retry = await self._turn(msg)
+            if retry is None:
+                await msg.ack()
+            else:
+                await msg.nak(delay=retry)
+        except Exception as exc:
+            log(logger, "bot turn failed", logging.ERROR, subject=msg.subject, error=repr(exc))
+            with contextlib.suppress(Exception):
+                await msg.nak(delay=1.0)
+        finally:
+            self.slots.release()
+
+    async def _turn(self, msg: Msg) -> float | None:
+        """Play a bot's move if one is to move now. None: done; a number: retry in that many
+        seconds."""
+        table_id = subjects.table_of(msg.subject)
+        if (msg.headers or {}).get(subjects.H_TYPE) == "paiju_log":
+            return None
+        seats = await self._bot_seats(table_id)
+        if not seats:
+            return None
+        lock = self.locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            try:
+                table = await load(self.store, table_id, self.cache.get_fresh(table_id))
+            except (StoreError, CorruptLog) as exc:
+                log(logger, "table not readable", logging.WARNING, table=table_id, error=str(exc))
+                return 1.0
+            if table is None:
+                return None
+            if table.over:
+                self.cache.pop(table_id, None)
+                self.seats.pop(table_id, None)
+                self.locks.pop(table_id, None)
+                return None
+            self.cache.put(table_id, table)
+            seat = api.to_move(table.state)
+            if seat is None or seat not in seats:
+                return None
+            token = seats[seat]
+            if token is None:
+                self.seats.pop(table_id, None)
+                return 0.2  # the seat was just taken: its token is on its way to the bucket
+            if self.settings.bot_delay:
+                await asyncio.sleep(self.settings.bot_delay)
+            command = bots.choose(table.state, seat)
+            t0 = time.perf_counter()
+            try:
+                done = await request(
+                    self.nc,
+                    subjects.table_subject(table_id, "command"),
+                    SeatCommand(id=f"bot.v{table.version}", token=token, command=encode(command)),
+                    CommandDone,
+                    timeout=self.settings.request_timeout,
+                    unavailable="unavailable",
+                )
+            except (ServiceError, RemoteError) as exc:
+                code = exc.code if isinstance(exc, ServiceError) else exc.error.code
+                log(
+                    logger,
+                    "bot move not taken",
+                    logging.WARNING,
+                    table=table_id,
+                    seat=seat,
+                    code=code,
+                )
+                return 0.5 if code in RETRY_CODES else None
+            self.moves += 1
+            log(
+                logger,
+                "bot moved",
+                table=table_id,
+                seat=seat,
+                type=command.TYPE,
+                version=table.version,
+                duplicate=done.duplicate,
+                ms=round((time.perf_counter() - t0) * 1000, 2),
+            )
+            return None

@@ -1,0 +1,67 @@
+"""Settings of every service: defaults, overridden by ``PAIJU_*`` environment variables and then
+by command-line flags (the launcher passes flags from a deploy/ config)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+class Settings(msgspec.Struct, kw_only=True):
+    nats_url: str = "nats://127.0.0.1:4222"  # comma-separated for a cluster
+    replicas: int = 1  # of the stream and the KV buckets (3 on the cluster)
+    instance: str = ""  # a name for logs; default: <service>-<host>-<pid>
+    request_timeout: float = 5.0  # seconds, for NATS requests between services
+    # table service
+    cache_tables: int = 1000  # tables kept hot in memory per copy
+    sweep_interval: float = 5.0  # seconds between checks for tables waiting on a table step
+    max_retries: int = 20  # lost races retried per command before answering "conflict"
+    # bots service
+    bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
+    # gateway
+    host: str = "127.0.0.1"
+    port: int = 8000
+    web_client: str = str(REPO / "web-client")
+    pyodide: str = str(REPO / "web-client" / "node_modules" / "pyodide")
+    wheels: str = str(REPO / "dist")
+    max_body: int = 16 * 1024  # bytes of an HTTP request body
+    max_frame: int = 4 * 1024  # bytes of a WebSocket frame we read
+    ws_max_size: int = 64 * 1024  # bytes: uvicorn closes the socket above this
+    frame_rate: float = 20.0  # WebSocket frames a second a client may send (sustained)
+    frame_burst: int = 40  # and in a burst
+    max_watchers: int = 200  # WebSocket connections per table per gateway copy
+    max_log_cache: int = 256  # finished tables' logs kept in memory per gateway copy
+
+
+_ENV_TYPES: dict[str, type] = {
+    name: type(getattr(Settings(), name)) for name in Settings.__struct_fields__
+}
+
+
+def load(service: str, argv: list[str] | None = None) -> Settings:
+    """Settings from the environment (``PAIJU_NATS_URL`` ...) and ``--nats-url``-style flags."""
+    values: dict[str, Any] = {}
+    for name, kind in _ENV_TYPES.items():
+        raw = os.environ.get(f"PAIJU_{name.upper()}")
+        if raw is not None:
+            values[name] = kind(raw)
+    parser = argparse.ArgumentParser(prog=f"paiju-services {service}")
+    for name, kind in _ENV_TYPES.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None, dest=name)
+    args = parser.parse_args(argv or [])
+    values.update({k: v for k, v in vars(args).items() if v is not None})
+    settings = msgspec.convert(values, Settings)
+    if not settings.instance:
+        settings.instance = f"{service}-{socket.gethostname()}-{os.getpid()}"
+    return settings
+
+
+def nats_servers(settings: Settings) -> list[str]:
+    return [url.strip() for url in settings.nats_url.split(",") if url.strip()]

@@ -1,0 +1,117 @@
+"""The services' own error catalogue, beside the engine's rule errors (``paiju.errors``).
+
+A client always gets the same shape, over HTTP and in a WebSocket error frame::
+
+    {"code": "...", "zh": "...", "en": "...", "cards": [...]}
+
+Engine rule errors keep their engine code (``not_in_hand``, ``not_your_turn`` ...) and map to
+HTTP 422; the codes below are the services' own. One function, ``error_body``, turns any error
+into that shape; ``http_status`` gives its HTTP status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from paiju.errors import RuleError
+
+# code: (Chinese, English, HTTP status)
+MESSAGES: dict[str, tuple[str, str, int]] = {
+    "bad_json": ("无法解析的 JSON：{detail}", "Malformed JSON: {detail}", 400),
+    "bad_request": ("请求格式错误：{detail}", "Malformed request: {detail}", 400),
+    "unknown_frame": ("未知的消息类型：{frame}", "Unknown message type: {frame}", 400),
+    "bad_frame": ("消息格式错误：{detail}", "Malformed message: {detail}", 400),
+    "too_large": (
+        "消息过大（上限 {limit} 字节）",
+        "The message is too large (limit {limit} bytes)",
+        413,
+    ),
+    "rate_limited": ("操作过于频繁，请稍后再试", "Too many messages: slow down", 429),
+    "unauthorized": ("座位令牌无效", "The seat token is not valid at this table", 401),
+    "not_seated": ("请先用座位令牌入座", "Take a seat with its token first", 401),
+    "not_your_seat": ("这不是你的座位：{seat}", "That is not your seat: {seat}", 403),
+    "forbidden_command": (
+        "座位不能发出这个指令：{command}",
+        "A seat may not send this command: {command}",
+        403,
+    ),
+    "table_not_found": ("没有这张牌桌：{table}", "There is no table {table}", 404),
+    "table_full": ("牌桌已满", "The table is full", 409),
+    "seat_taken": ("座位 {seat} 已有人", "Seat {seat} is taken", 409),
+    "no_such_seat": ("没有这个座位：{seat}", "There is no seat {seat}", 422),
+    "not_finished": (
+        "牌局尚未结束：完整日志在结束后公开",
+        "The table is not finished: its full log is public once it ends",
+        409,
+    ),
+    "bad_index": (
+        "事件序号超出范围：0 到 {max}",
+        "The event index is out of range: 0 to {max}",
+        400,
+    ),
+    "bad_config": ("牌桌设置无效：{detail}", "Invalid table settings: {detail}", 422),
+    "conflict": ("牌桌繁忙，请重试", "The table is busy: try again", 409),
+    "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
+    "bots_unavailable": ("机器人服务暂不可用", "The bots service is unavailable", 503),
+    "not_found": ("没有这个地址：{path}", "Not found: {path}", 404),
+    "method_not_allowed": ("不支持的请求方法", "Method not allowed", 405),
+    "internal": ("服务器内部错误", "Internal server error", 500),
+}
+
+RULE_ERROR_STATUS = 422
+
+
+class ErrorBody(msgspec.Struct):
+    """What a client reads: a stable code, a message in Chinese and in English, offending cards."""
+
+    code: str
+    zh: str
+    en: str
+    cards: list[str] = msgspec.field(default_factory=list)
+
+
+class ServiceError(Exception):
+    """An error of the services, by code; ``params`` fill the message templates."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        zh, en, status = MESSAGES[code]
+        self.code = code
+        self.zh = zh.format(**params)
+        self.en = en.format(**params)
+        self.status = status
+        super().__init__(f"{code}: {self.en}")
+
+    def body(self) -> ErrorBody:
+        return ErrorBody(self.code, self.zh, self.en)
+
+
+class RemoteError(Exception):
+    """An error another service answered with (an engine rule error or a service error)."""
+
+    def __init__(self, body: ErrorBody) -> None:
+        self.error = body
+        super().__init__(f"{body.code}: {body.en}")
+
+
+def error_body(err: BaseException) -> ErrorBody:
+    """The client-facing body of any error (unknown errors say only ``internal``)."""
+    if isinstance(err, ServiceError):
+        return err.body()
+    if isinstance(err, RemoteError):
+        return err.error
+    if isinstance(err, RuleError):
+        return ErrorBody(err.code, err.zh, err.en, list(err.cards))
+    return ServiceError("internal").body()
+
+
+def http_status(body: ErrorBody) -> int:
+    entry = MESSAGES.get(body.code)
+    return entry[2] if entry else RULE_ERROR_STATUS
+
+
+def short(text: object, limit: int = 160) -> str:
+    """A detail for an error message: one line, bounded."""
+    out = " ".join(str(text).split())
+    return out if len(out) <= limit else out[: limit - 1] + "…"

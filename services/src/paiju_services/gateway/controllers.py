@@ -1,0 +1,148 @@
+"""The HTTP API under ``/api``: the game catalogue, tables (create, list, read), seats, bots,
+commands, a table's state at any event index, and a finished table's full log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from litestar import Controller, Request, Response, get, post
+from litestar.params import Parameter
+
+from paiju import api
+from paiju_services.errors import ServiceError
+from paiju_services.gateway.backend import Backend, table_out
+from paiju_services.gateway.schemas import (
+    BotsIn,
+    BotsOut,
+    CommandIn,
+    CommandOut,
+    CreateTableIn,
+    HealthOut,
+    JoinIn,
+    JoinOut,
+    LogOut,
+    StateOut,
+    TableOut,
+)
+from paiju_services.messages import AddBots, CreateTable, Join
+
+TableId = Annotated[str, Parameter(description="a table id: 16 hex digits", max_length=64)]
+LIVE = frozenset({"open", "playing"})
+
+
+def get_backend(request: Request[Any, Any, Any]) -> Backend:
+    backend: Backend = request.app.state.backend
+    return backend
+
+
+@get("/api/health", tags=["system"], summary="Health of this gateway and what it depends on")
+async def health(backend: Backend) -> Response[HealthOut]:
+    checks = await backend.health()
+    ok = all(checks.values())
+    body = HealthOut(
+        status="ok" if ok else "degraded",
+        instance=backend.settings.instance,
+        nats=checks["nats"],
+        jetstream=checks["jetstream"],
+        table_service=checks["table_service"],
+        bots_service=checks["bots_service"],
+    )
+    return Response(body, status_code=200 if checks["nats"] and checks["jetstream"] else 503)
+
+
+@get("/api/games", tags=["games"], summary="The game catalogue: games, variants, seats")
+async def games() -> list[dict[str, Any]]:
+    return api.list_games()
+
+
+class TablesController(Controller):
+    path = "/api/tables"
+    tags = ["tables"]  # noqa: RUF012
+
+    @get(summary="Tables: the live ones (open and playing) unless ?status= says otherwise")
+    async def list_tables(
+        self, backend: Backend, status: Literal["live", "open", "playing", "finished"] = "live"
+    ) -> list[TableOut]:
+        return await backend.tables(LIVE if status == "live" else frozenset({status}))
+
+    @post(summary="Create a table: game, variant, players, options", status_code=201)
+    async def create(self, backend: Backend, data: CreateTableIn) -> TableOut:
+        table_id = await backend.create_table(
+            CreateTable(
+                game=data.game, variant=data.variant, players=data.players, options=data.options
+            )
+        )
+        return table_out(await backend.meta(table_id))
+
+    @get("/{table_id:str}", summary="A table: settings, seats, status")
+    async def table(self, backend: Backend, table_id: TableId) -> TableOut:
+        return table_out(await backend.meta(table_id))
+
+    @post("/{table_id:str}/seats", status_code=201, summary="Join a seat: returns the seat's token")
+    async def join(self, backend: Backend, table_id: TableId, data: JoinIn) -> JoinOut:
+        joined = await backend.join(table_id, Join(name=data.name, seat=data.seat, seed=data.seed))
+        return JoinOut(
+            table=table_id, seat=joined.seat, token=joined.token, ws=f"/ws/tables/{table_id}"
+        )
+
+    @post("/{table_id:str}/bots", status_code=200, summary="Fill empty seats with bots")
+    async def bots(
+        self, backend: Backend, table_id: TableId, data: BotsIn | None = None
+    ) -> BotsOut:
+        added = await backend.add_bots(table_id, AddBots(seats=data.seats if data else None))
+        return BotsOut(table=table_id, seats=added.seats)
+
+    @post(
+        "/{table_id:str}/commands",
+        status_code=200,
+        summary="A seat's command (Authorization: Bearer <seat token>)",
+    )
+    async def command(
+        self,
+        backend: Backend,
+        table_id: TableId,
+        data: CommandIn,
+        authorization: Annotated[str | None, Parameter(header="Authorization")] = None,
+    ) -> CommandOut:
+        scheme, _, token = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise ServiceError("unauthorized")
+        token = token.strip()
+        seat = await backend.seat_of(table_id, token)
+        claimed = data.command.get("seat")
+        if claimed is None:
+            raise ServiceError("forbidden_command", command=str(data.command.get("type"))[:40])
+        if claimed != seat:
+            raise ServiceError("not_your_seat", seat=str(claimed)[:20])
+        done = await backend.command(table_id, token, data.id, data.command)
+        return CommandOut(
+            id=data.id,
+            duplicate=done.duplicate,
+            index=done.index,
+            count=done.count,
+            version=done.version,
+        )
+
+    @get(
+        "/{table_id:str}/state",
+        summary="The public view after the first ?at=N events (all hands too once finished)",
+    )
+    async def state(self, backend: Backend, table_id: TableId, at: int | None = None) -> StateOut:
+        return await backend.state_at(table_id, at)
+
+    @get(
+        "/{table_id:str}/log",
+        summary="A finished table's full log and result (?format=jsonl: the log file for paiju audit)",
+        response_model=LogOut,
+    )
+    async def log(
+        self, backend: Backend, table_id: TableId, format: Literal["json", "jsonl"] = "json"
+    ) -> Response[Any]:
+        table = await backend.finished_log(table_id)
+        if format == "jsonl":
+            return Response(
+                b"".join(line + b"\n" for line in table.lines),
+                media_type="application/x-ndjson",
+                headers={"Content-Disposition": f'attachment; filename="{table_id}.jsonl"'},
+            )
+        return Response(backend.log_out(table))

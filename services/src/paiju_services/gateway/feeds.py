@@ -1,0 +1,180 @@
+"""A table's live feed in one gateway copy: the table's log replayed into engine state, kept up
+to date by an ordered JetStream consumer on the table's subject (in order, no gaps, even across a
+NATS reconnect), and every watcher of the table sent its own ``view`` after every event.
+
+The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
+when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+from nats.js.api import ConsumerConfig, DeliverPolicy
+
+from paiju import api
+from paiju.protocol import Event
+from paiju_services import subjects
+from paiju_services.errors import ServiceError
+from paiju_services.gateway.schemas import Over, StateFrame, encoder
+from paiju_services.logs import log
+from paiju_services.store import Stored
+from paiju_services.tablelog import CorruptLog, TableLog, load
+
+if TYPE_CHECKING:
+    from paiju_services.gateway.backend import Backend
+
+logger = logging.getLogger("paiju.gateway.feed")
+
+IDLE_CLOSE = 30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)
+
+
+class Watcher:
+    """One WebSocket's outbox. A watcher too slow to keep up is dropped, not waited for."""
+
+    def __init__(self, seat: int | None, limit: int = 512) -> None:
+        self.seat = seat
+        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(limit)
+        self.dropped = False
+
+    def push(self, frame: bytes) -> None:
+        if self.dropped:
+            return
+        try:
+            self.outbox.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.dropped = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.get_nowait()
+                self.outbox.put_nowait(None)  # tells the writer to close the socket
+
+
+class TableFeed:
+    def __init__(self, backend: Backend, table_id: str) -> None:
+        self.backend = backend
+        self.table_id = table_id
+        self.table: TableLog
+        self.watchers: set[Watcher] = set()
+        self.sub: Subscription | None = None
+        self.closed = False
+        self.closer: asyncio.TimerHandle | None = None
+
+    async def start(self) -> None:
+        table = await load(self.backend.store, self.table_id)
+        if table is None:
+            raise ServiceError("table_not_found", table=self.table_id)
+        self.table = table
+        if not table.over:
+            config = ConsumerConfig(
+                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+                opt_start_seq=table.last_seq + 1,
+                inactive_threshold=60.0,
+            )
+            self.sub = await self.backend.js.subscribe(
+                subjects.events_subject(self.table_id),
+                stream=subjects.STREAM,
+                ordered_consumer=True,
+                config=config,
+                cb=self._on_msg,
+            )
+        log(logger, "feed started", table=self.table_id, version=table.version)
+
+    async def close(self) -> None:
+        self.closed = True
+        self.cancel_close()
+        if self.sub is not None:
+            with contextlib.suppress(Exception):
+                await self.sub.unsubscribe()
+            self.sub = None
+        for watcher in self.watchers:
+            watcher.push(b"")  # an empty frame: the writer closes the socket
+        self.backend.feed_idle(self)
+
+    # --- watchers ------------------------------------------------------------------------------
+
+    def add(self, watcher: Watcher) -> None:
+        if len(self.watchers) >= self.backend.settings.max_watchers:
+            raise ServiceError("unavailable")
+        self.watchers.add(watcher)
+        self.cancel_close()
+
+    def remove(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+        if not self.watchers and not self.closed:
+            loop = asyncio.get_running_loop()
+            self.closer = loop.call_later(IDLE_CLOSE, lambda: asyncio.ensure_future(self.close()))
+
+    def cancel_close(self) -> None:
+        if self.closer is not None:
+            self.closer.cancel()
+            self.closer = None
+
+    def snapshot(self, watcher: Watcher) -> list[bytes]:
+        """The frames a watcher gets on joining (or resuming): the current view, and the result
+        when the table is over."""
+        frames = [self._state(watcher.seat, None)]
+        if self.table.over:
+            frames.append(self._over())
+        return frames
+
+    # --- events --------------------------------------------------------------------------------
+
+    async def _on_msg(self, msg: Msg) -> None:
+        seq = msg.metadata.sequence.stream
+        if seq <= self.table.last_seq:
+            return  # already in the replay
+        try:
+            event = self.table.apply(Stored(seq, msg.data, dict(msg.headers or {})))
+        except CorruptLog as exc:
+            log(logger, "corrupt event", logging.ERROR, table=self.table_id, error=str(exc))
+            return
+        self._broadcast(event)
+        if self.table.over:
+            over = self._over()
+            for watcher in self.watchers:
+                watcher.push(over)
+            if self.sub is not None:
+                with contextlib.suppress(Exception):
+                    await self.sub.unsubscribe()
+                self.sub = None
+
+    def _broadcast(self, event: Event) -> None:
+        frames: dict[int | None, bytes] = {}
+        for watcher in self.watchers:
+            frame = frames.get(watcher.seat)
+            if frame is None:
+                frame = frames[watcher.seat] = self._state(watcher.seat, event.TYPE)
+            watcher.push(frame)
+
+    def _state(self, seat: int | None, event: str | None) -> bytes:
+        state = self.table.state
+        moves: list[dict[str, Any]] | None = None
+        settled = self.table.settled
+        if settled and seat is not None and api.to_move(state) == seat:
+            moves = api.legal_moves_json(state, seat)
+        return encoder.encode(
+            StateFrame(
+                table=self.table_id,
+                index=self.table.version,
+                event=event,
+                view=api.view(state, seat),
+                settled=settled,
+                moves=moves,
+            )
+        )
+
+    def _over(self) -> bytes:
+        view = api.view(self.table.state, None)
+        return encoder.encode(
+            Over(
+                table=self.table_id,
+                totals=list(self.table.state.totals),
+                result=view.get("last_hand"),
+                log=f"/api/tables/{self.table_id}/log",
+            )
+        )

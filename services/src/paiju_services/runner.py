@@ -1,0 +1,63 @@
+"""A service process: connect to NATS, make sure the stream and buckets exist, start, wait for
+SIGINT or SIGTERM, stop cleanly (finish the requests in flight, drain the connection)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+
+from paiju_services import bus, logs, store
+from paiju_services.config import Settings
+from paiju_services.logs import log
+
+logger = logging.getLogger("paiju.runner")
+
+
+class Service(Protocol):
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+Factory = Callable[[Settings, Client, JetStreamContext], Service]
+
+
+async def run_service(name: str, settings: Settings, factory: Factory) -> None:
+    nc = await bus.connect(settings, settings.instance)
+    js = nc.jetstream(timeout=settings.request_timeout)
+    await store.ensure(js, settings.replicas)
+    service = factory(settings, nc, js)
+    await service.start()
+    await wait_for_signal()
+    log(logger, "stopping", service=name)
+    await service.stop()
+    await close(nc)
+
+
+async def close(nc: Client, timeout: float = 3.0) -> None:
+    """Drain the connection (flush what is pending), but never hang a shutdown on it."""
+    try:
+        await asyncio.wait_for(nc.drain(), timeout)
+    except Exception:
+        with contextlib.suppress(Exception):
+            await nc.close()
+
+
+async def wait_for_signal() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> None:
+    logs.setup(name, settings.instance)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())  # type: ignore[arg-type]

@@ -1,0 +1,225 @@
+"""The event store: one JetStream stream (file storage) with a subject per table, and the KV
+buckets beside it.
+
+A table's subject holds its log exactly as docs/log-format.md writes it: the first message is the
+log header (``{"type": "paiju_log", ...}``), every later message one engine event in the engine's
+JSON form (``{"type": ..., "v": 1, ...}``), msgspec-encoded. An export is the subject's messages,
+one per line, byte for byte.
+
+Appends are atomic batches (all the events of one command, or none) that carry
+``Nats-Expected-Last-Subject-Sequence`` on the first message (optimistic concurrency: two writers
+cannot both append after the same event) and a ``Nats-Msg-Id`` per message derived from the table,
+the command id and the event's place in it (a retried command is not appended twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+import nats.errors
+import nats.js.errors
+from nats.aio.client import Client
+from nats.js import JetStreamContext
+from nats.js.api import (
+    ConsumerConfig,
+    DeliverPolicy,
+    DiscardPolicy,
+    KeyValueConfig,
+    RetentionPolicy,
+    StorageType,
+    StreamConfig,
+)
+from nats.js.kv import KeyValue
+
+from paiju_services import subjects
+from paiju_services.logs import log
+
+logger = logging.getLogger("paiju.store")
+
+# JetStream error codes that mean "someone else appended first": reload and retry.
+WRONG_LAST_SEQUENCE = 10071
+WRONG_LAST_SEQUENCE_CLUSTERED = 10164  # another write to the subject is in flight (R3)
+DUPLICATE_IN_BATCH = 10201  # an atomic batch with a message id seen before
+RACE_CODES = frozenset({WRONG_LAST_SEQUENCE, WRONG_LAST_SEQUENCE_CLUSTERED, DUPLICATE_IN_BATCH})
+
+MAX_MSG_SIZE = 64 * 1024
+DUPLICATE_WINDOW = 120.0  # seconds: Nats-Msg-Id dedup; command ids in headers cover the rest
+
+
+class StoreError(Exception):
+    """The store could not be reached or refused an append for a reason other than a race."""
+
+
+class Conflict(Exception):
+    """The append lost a race: the subject's last sequence was not the expected one, or the
+    batch's message ids were seen before (the command was appended already)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    seq: int
+    data: bytes
+    headers: dict[str, str]
+
+
+class EventStore:
+    def __init__(self, nc: Client, js: JetStreamContext, stream: str = subjects.STREAM) -> None:
+        self.nc = nc
+        self.js = js
+        self.stream = stream
+
+    async def last_seq(self, table_id: str) -> int:
+        """The stream sequence of the table's last message, 0 when the table has none. Asks the
+        stream leader (not a possibly lagging replica)."""
+        try:
+            msg = await self.js.get_last_msg(self.stream, subjects.events_subject(table_id))
+        except nats.js.errors.NotFoundError:
+            return 0
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
+            raise StoreError(f"last message of {table_id}: {exc!r}") from exc
+        return int(msg.seq or 0)
+
+    async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
+        """The table's messages with a stream sequence above ``after``, up to ``until`` (default:
+        the last one now), in order, through an ordered consumer."""
+        last = await self.last_seq(table_id) if until is None else until
+        if last <= after:
+            return []
+        out: list[Stored] = []
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=after + 1,
+            inactive_threshold=30.0,
+        )
+        try:
+            sub = await self.js.subscribe(
+                subjects.events_subject(table_id),
+                stream=self.stream,
+                ordered_consumer=True,
+                config=config,
+            )
+        except (nats.errors.Error, nats.js.errors.Error) as exc:
+            raise StoreError(f"read {table_id}: {exc!r}") from exc
+        try:
+            while True:
+                msg = await sub.next_msg(timeout=5.0)
+                seq = msg.metadata.sequence.stream
+                out.append(Stored(seq, msg.data, dict(msg.headers or {})))
+                if seq >= last:
+                    return out
+        except nats.errors.TimeoutError as exc:
+            raise StoreError(f"read {table_id}: stalled after {len(out)} messages") from exc
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+    async def append(
+        self,
+        table_id: str,
+        messages: Sequence[tuple[bytes, dict[str, str]]],
+        expected_last: int,
+        msg_id_prefix: str,
+        timeout: float = 5.0,
+    ) -> int:
+        """Append ``messages`` (payload, headers) as one atomic batch after sequence
+        ``expected_last`` (0: the subject must be empty). Returns the last message's sequence.
+
+        Raises:
+            Conflict: the subject moved on, or the messages were appended before.
+            StoreError: anything else (the outcome is then unknown: reload to find out).
+        """
+        subject = subjects.events_subject(table_id)
+        batch = secrets.token_hex(12)
+        last = len(messages) - 1
+        try:
+            for i, (payload, headers) in enumerate(messages):
+                hdrs = dict(headers)
+                hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
+                hdrs["Nats-Batch-Id"] = batch
+                hdrs["Nats-Batch-Sequence"] = str(i + 1)
+                if i == 0:
+                    hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
+                    hdrs["Nats-Expected-Stream"] = self.stream
+                if i < last:
+                    await self.nc.publish(subject, payload, headers=hdrs)
+                    continue
+                hdrs["Nats-Batch-Commit"] = "1"
+                reply = await self.nc.request(subject, payload, timeout=timeout, headers=hdrs)
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
+            raise StoreError(f"append to {table_id}: {exc!r}") from exc
+        ack = msgspec.json.decode(reply.data)
+        error = ack.get("error") if isinstance(ack, dict) else None
+        if error:
+            if error.get("err_code") in RACE_CODES:
+                raise Conflict(str(error.get("description")))
+            raise StoreError(f"append to {table_id}: {error}")
+        if ack.get("duplicate"):
+            raise Conflict("duplicate")
+        return int(ack["seq"])
+
+
+async def ensure(js: JetStreamContext, replicas: int = 1, stream: str = subjects.STREAM) -> None:
+    """Create the stream and the KV buckets when they do not exist (every service calls this at
+    start; it is idempotent, and leaves an existing stream's settings to the operator)."""
+    config = StreamConfig(
+        name=stream,
+        description="Paiju table logs: one subject per table, header then engine events",
+        subjects=[subjects.EVENTS_ALL],
+        storage=StorageType.FILE,
+        retention=RetentionPolicy.LIMITS,
+        discard=DiscardPolicy.NEW,  # full: refuse new appends, never drop history
+        max_msg_size=MAX_MSG_SIZE,
+        duplicate_window=DUPLICATE_WINDOW,
+        num_replicas=replicas,
+        allow_direct=True,
+        allow_atomic=True,
+        deny_delete=True,  # an event log is append-only
+        deny_purge=True,
+    )
+    for attempt in range(30):
+        try:
+            try:
+                await js.stream_info(stream)
+            except nats.js.errors.NotFoundError:
+                with contextlib.suppress(nats.js.errors.BadRequestError):
+                    await js.add_stream(config)
+                    log(logger, "stream created", stream=stream, replicas=replicas)
+            for bucket, history, description in (
+                (subjects.TABLES_BUCKET, 5, "Paiju table directory"),
+                (subjects.SECRETS_BUCKET, 1, "Paiju table secrets (base seeds)"),
+                (subjects.BOT_TOKENS_BUCKET, 1, "Paiju bots' seat tokens"),
+            ):
+                await _ensure_bucket(js, bucket, history, description, replicas)
+            return
+        except (nats.errors.TimeoutError, nats.js.errors.ServiceUnavailableError) as exc:
+            # a cluster still electing its JetStream meta leader
+            log(logger, "jetstream not ready", logging.WARNING, attempt=attempt, error=repr(exc))
+            await asyncio.sleep(1.0)
+    raise StoreError("JetStream did not become ready")
+
+
+async def _ensure_bucket(
+    js: JetStreamContext, bucket: str, history: int, description: str, replicas: int
+) -> KeyValue:
+    try:
+        return await js.key_value(bucket)
+    except nats.js.errors.BucketNotFoundError:
+        pass
+    with contextlib.suppress(nats.js.errors.BadRequestError):
+        await js.create_key_value(
+            KeyValueConfig(
+                bucket=bucket,
+                description=description,
+                history=history,
+                storage=StorageType.FILE,
+                replicas=replicas,
+            )
+        )
+        log(logger, "bucket created", bucket=bucket, replicas=replicas)
+    return await js.key_value(bucket)

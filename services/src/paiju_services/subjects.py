@@ -1,0 +1,52 @@
+"""Every NATS name the services use, in one place: subjects, queue groups, the stream, KV buckets.
+
+A table id is 16 lowercase hex digits, so it is one subject token and one KV key as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+STREAM = "PAIJU_EVENTS"
+EVENTS_PREFIX = "paiju.events"  # the table's log: paiju.events.<table>
+EVENTS_ALL = f"{EVENTS_PREFIX}.>"
+
+TABLES_CREATE = "paiju.tables.create"
+TABLES_ALL = "paiju.tables.>"  # the table service listens here: paiju.tables.<table>.<verb>
+TABLE_QUEUE = "paiju-tables"
+BOTS_FILL = "paiju.bots.fill"
+BOTS_QUEUE = "paiju-bots"
+HEALTH_TABLES = "paiju.health.tables"
+HEALTH_BOTS = "paiju.health.bots"
+
+TABLES_BUCKET = "paiju_tables"  # table directory: config, seats (token hashes), status
+SECRETS_BUCKET = "paiju_secrets"  # each table's secret base seed; never in the event stream
+BOT_TOKENS_BUCKET = "paiju_bot_tokens"  # the bots service's seat tokens: <table>.<seat>
+BOTS_CONSUMER = "paiju-bots"  # durable pull consumer of the bots service over EVENTS_ALL
+
+# message headers on every stored event
+H_COMMAND = "Paiju-Command"  # the command id that caused the event
+H_INDEX = "Paiju-Index"  # the event's index in the table log (-1 for the header line)
+H_TYPE = "Paiju-Type"  # the event's type tag (the header line: paiju_log)
+H_BATCH = "Paiju-Batch"  # "i/n": the event is the i-th of the n events its command caused
+
+TABLE_ID = re.compile(r"[0-9a-f]{16}")
+COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def events_subject(table_id: str) -> str:
+    return f"{EVENTS_PREFIX}.{table_id}"
+
+
+def table_subject(table_id: str, verb: str) -> str:
+    """``verb`` is one of ``join``, ``command``, ``bots``."""
+    return f"paiju.tables.{table_id}.{verb}"
+
+
+def table_of(subject: str) -> str:
+    """The table id of an events subject or a table request subject."""
+    return subject.split(".")[2]
+
+
+def is_table_id(text: str) -> bool:
+    return TABLE_ID.fullmatch(text) is not None

@@ -1,0 +1,140 @@
+"""A table's log replayed into engine state: the projection every service keeps of a table.
+
+``TableLog.load`` reads a table's subject from the store (all of it, or only what came after the
+copy it already has) and applies each message: the header gives the config, every event goes
+through the engine's ``evolve``. It also remembers which command ids caused which events (from
+the ``Paiju-Command`` header), so a command is recognised as a duplicate at any time, not only
+within JetStream's deduplication window.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from paiju import api
+from paiju.log import HEADER_TYPE, header
+from paiju.protocol import Event, decode, encode
+from paiju.table import Config, TableState
+from paiju_services import subjects
+from paiju_services.store import EventStore, Stored
+
+_json = msgspec.json.Encoder()
+
+
+class CorruptLog(Exception):
+    """A stored message is not what a table log may hold (a bug or tampering: never ignored)."""
+
+
+def header_line(config: Config, table_id: str) -> bytes:
+    return _json.encode(header(config, table_id))
+
+
+def event_line(event: Event) -> bytes:
+    return _json.encode(encode(event))
+
+
+@dataclass
+class TableLog:
+    table_id: str
+    config: Config
+    state: TableState
+    last_seq: int  # stream sequence of the last message applied
+    events: list[Event] = field(default_factory=list)
+    lines: list[bytes] = field(default_factory=list)  # header then events, as stored
+    commands: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (index, count)
+    # False between the events of one command (e.g. a last card played, the hand not yet
+    # scored): such a state is not one a seat can act in
+    settled: bool = True
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    @classmethod
+    def start(cls, first: Stored, table_id: str) -> TableLog:
+        try:
+            data = msgspec.json.decode(first.data)
+            if data.get("type") != HEADER_TYPE:
+                raise ValueError(f"first message is {data.get('type')!r}, not a header")
+            config = api.config_from_dict(data["config"])
+        except (ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError) as exc:
+            raise CorruptLog(f"{table_id}: bad header at seq {first.seq}: {exc}") from exc
+        return cls(table_id, config, api.initial_state(config), first.seq, lines=[first.data])
+
+    def apply(self, msg: Stored) -> Event:
+        try:
+            message = decode(msgspec.json.decode(msg.data))
+        except (ValueError, msgspec.DecodeError) as exc:
+            raise CorruptLog(f"{self.table_id}: bad event at seq {msg.seq}: {exc}") from exc
+        if not isinstance(message, Event):
+            raise CorruptLog(f"{self.table_id}: a command in the log at seq {msg.seq}")
+        index = len(self.events)
+        self.state = api.evolve(self.state, message)
+        self.events.append(message)
+        self.lines.append(msg.data)
+        self.last_seq = msg.seq
+        position, _, size = msg.headers.get(subjects.H_BATCH, "1/1").partition("/")
+        self.settled = position == size
+        command = msg.headers.get(subjects.H_COMMAND)
+        if command is not None:
+            first, count = self.commands.get(command, (index, 0))
+            self.commands[command] = (first, count + 1)
+        return message
+
+    def applied(self, events: list[Event], lines: list[bytes], command: str, last_seq: int) -> None:
+        """Record events this copy appended itself (no need to read them back)."""
+        self.commands[command] = (len(self.events), len(events))
+        for event, line in zip(events, lines, strict=True):
+            self.state = api.evolve(self.state, event)
+            self.events.append(event)
+            self.lines.append(line)
+        self.last_seq = last_seq
+        self.settled = True
+
+    def state_at(self, index: int) -> TableState:
+        """The state after the first ``index`` events (0: the initial state)."""
+        return api.replay(self.config, self.events[:index])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return api.view(self.state, seat)
+
+
+async def load(store: EventStore, table_id: str, cached: TableLog | None = None) -> TableLog | None:
+    """The table's log brought up to date (None: no such table). ``cached`` is caught up in place."""
+    msgs = await store.read(table_id, after=cached.last_seq if cached else 0)
+    if cached is None:
+        if not msgs:
+            return None
+        cached = TableLog.start(msgs[0], table_id)
+        msgs = msgs[1:]
+    for msg in msgs:
+        cached.apply(msg)
+    return cached
+
+
+class LRU(OrderedDict[str, TableLog]):
+    """Hot tables, least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_fresh(self, key: str) -> TableLog | None:
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+    def put(self, key: str, value: TableLog) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)

@@ -1,0 +1,546 @@
+"""The table service: the only writer of table logs.
+
+It answers requests on ``paiju.tables.create`` and ``paiju.tables.<table>.{join,command,bots}``
+in the queue group ``paiju-tables``, so any number of copies can run; any copy serves any table.
+For a command it loads the table (from memory, or by replaying its subject), runs the engine's
+``decide``, and appends the events with the subject's last sequence as the expected one. A lost
+race (another copy appended first) reloads the table and decides again; a command id seen before
+is answered as a duplicate and appends nothing.
+
+After every command it runs the table's own steps (commit to a deal, deal, reveal the seed) with
+``paiju.simulate.table_command``. Each table's secret lives in the ``paiju_secrets`` KV bucket,
+never in the event stream, so any copy can deal and reveal. The seed of hand ``n`` is derived as
+``HMAC-SHA256(secret, "<table>/<n>")``: revealing one hand's seed tells nothing of the next.
+
+A sweeper finishes the table steps of any table a crashed copy left waiting (e.g. a hand scored
+but its seed not yet revealed), at start and every ``sweep_interval`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import nats.js.errors
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
+from nats.js.kv import KeyValue
+
+from paiju import api, bots
+from paiju.errors import RuleError
+from paiju.protocol import Command, Event, HandEnded, decode
+from paiju.simulate import table_command
+from paiju.table import Config
+from paiju_services import subjects
+from paiju_services.bus import Responder, request
+from paiju_services.config import Settings
+from paiju_services.errors import ServiceError, short
+from paiju_services.logs import log
+from paiju_services.messages import (
+    AddBots,
+    BotsAdded,
+    CommandDone,
+    CreateTable,
+    FillSeats,
+    Health,
+    Join,
+    Joined,
+    Reply,
+    Seat,
+    SeatCommand,
+    SeatsFilled,
+    TableCreated,
+    TableMeta,
+    encoder,
+)
+from paiju_services.store import Conflict, EventStore, StoreError
+from paiju_services.tablelog import LRU, TableLog, event_line, header_line, load
+
+logger = logging.getLogger("paiju.tables")
+
+Plan = Callable[[TableLog], tuple[str, Command] | None]
+MAX_NAME = 32
+MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_config(config: Config, options: dict[str, Any]) -> None:
+    """Refuse table settings the engine would accept but cannot play: an option of the wrong JSON
+    type, or settings under which a hand played by bots does not end cleanly. Game-agnostic.
+
+    Raises:
+        ServiceError: ``bad_config``.
+    """
+    defaults = api.make_config(config.game, config.variant, config.players).options
+    for name, value in options.items():
+        default = getattr(defaults, name)
+        if not _same_json_type(default, value):
+            raise ServiceError("bad_config", detail=f"option {name!r}: expected {default!r}-like")
+    try:
+        state = api.initial_state(config)
+        for _ in range(5000):
+            command = table_command(state, "settings-check")
+            if command is None:
+                seat = api.to_move(state)
+                if seat is None:
+                    raise ValueError(f"nobody to move in phase {state.phase}")
+                command = bots.choose(state, seat)
+            state, events = api.apply(state, command)
+            if any(isinstance(e, HandEnded) for e in events):
+                return
+        raise ValueError("a hand did not end")
+    except Exception as exc:
+        raise ServiceError("bad_config", detail=short(exc)) from exc
+
+
+def _same_json_type(default: Any, value: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, tuple | list):
+        if not isinstance(value, list | tuple) or len(value) > 64:
+            return False
+        return not default or all(_same_json_type(default[0], v) for v in value)
+    return type(default) is type(value)
+
+
+@dataclasses.dataclass
+class _Meta:
+    meta: TableMeta
+    revision: int
+
+
+class TableService:
+    def __init__(self, settings: Settings, nc: Client, js: JetStreamContext) -> None:
+        self.settings = settings
+        self.nc = nc
+        self.store = EventStore(nc, js)
+        self.js = js
+        self.cache = LRU(settings.cache_tables)
+        self.metas: dict[str, _Meta] = {}
+        self.secrets: dict[str, str] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.responder = Responder(nc, subjects.TABLE_QUEUE)
+        self.sweeper: asyncio.Task[None] | None = None
+        self.tables_kv: KeyValue
+        self.secrets_kv: KeyValue
+
+    # --- lifecycle --------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Bind the KV buckets (``start`` does this; a test may use a copy without serving)."""
+        self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
+        self.secrets_kv = await self.js.key_value(subjects.SECRETS_BUCKET)
+
+    async def start(self) -> None:
+        await self.open()
+        await self.responder.serve(subjects.TABLES_ALL, self._dispatch)
+        await self.responder.serve(subjects.HEALTH_TABLES, self._health)
+        self.sweeper = asyncio.create_task(self._sweep_forever())
+        log(logger, "table service ready", instance=self.settings.instance)
+
+    async def stop(self) -> None:
+        if self.sweeper:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeper
+        await self.responder.stop()
+        log(logger, "table service stopped", instance=self.settings.instance)
+
+    async def _health(self, msg: Msg) -> Reply:
+        return Health(instance=self.settings.instance, tables=len(self.cache))
+
+    async def _dispatch(self, msg: Msg) -> Reply:
+        if msg.subject == subjects.TABLES_CREATE:
+            return await self.create(msgspec.json.decode(msg.data, type=CreateTable))
+        parts = msg.subject.split(".")
+        if len(parts) != 4 or not subjects.is_table_id(parts[2]):
+            raise ServiceError("bad_request", detail=f"no such subject {msg.subject}")
+        table_id, verb = parts[2], parts[3]
+        if verb == "command":
+            return await self.command(table_id, msgspec.json.decode(msg.data, type=SeatCommand))
+        if verb == "join":
+            return await self.join(table_id, msgspec.json.decode(msg.data, type=Join))
+        if verb == "bots":
+            return await self.add_bots(table_id, msgspec.json.decode(msg.data, type=AddBots))
+        raise ServiceError("bad_request", detail=f"no such verb {verb!r}")
+
+    # --- create, join, bots --------------------------------------------------------------------
+
+    async def create(self, req: CreateTable) -> TableCreated:
+        try:
+            config = api.make_config(req.game, req.variant, req.players, req.options)
+        except (ValueError, TypeError) as exc:
+            raise ServiceError("bad_config", detail=short(exc)) from exc
+        check_config(config, req.options)
+        table_id = secrets.token_hex(8)
+        secret = secrets.token_hex(32)
+        meta = TableMeta(
+            id=table_id,
+            config=msgspec.to_builtins(config.to_dict()),
+            created_at=time.time(),
+            seats=[Seat() for _ in range(config.players)],
+        )
+        await self.secrets_kv.create(table_id, secret.encode())
+        revision = await self.tables_kv.create(table_id, encoder.encode(meta))
+        self.secrets[table_id] = secret
+        self.metas[table_id] = _Meta(meta, revision)
+        # the header and the commitment to the first deal, as one atomic append on a new subject
+        state = api.initial_state(config)
+        step = self._step(table_id, TableLog(table_id, config, state, 0), full=False)
+        assert step is not None
+        step_id, command = step
+        events = api.decide(state, command)
+        lines = [event_line(e) for e in events]
+        messages = [
+            (
+                header_line(config, table_id),
+                {
+                    subjects.H_COMMAND: "create",
+                    subjects.H_INDEX: "-1",
+                    subjects.H_TYPE: "paiju_log",
+                },
+            ),
+            *self._messages(step_id, events, lines, 0),
+        ]
+        seq = await self.store.append(table_id, messages, 0, "create")
+        table = TableLog(table_id, config, state, seq - len(events), lines=[messages[0][0]])
+        table.applied(events, lines, step_id, seq)
+        self.cache.put(table_id, table)
+        log(logger, "table created", table=table_id, config=meta.config)
+        return TableCreated(table=table_id)
+
+    async def join(self, table_id: str, req: Join) -> Joined:
+        name = " ".join(req.name.split())
+        if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+            raise ServiceError(
+                "bad_request", detail=f"a name is 1 to {MAX_NAME} printable characters"
+            )
+        if req.seed is not None and not 1 <= len(req.seed) <= 128:
+            raise RuleError("bad_seed")
+        token = secrets.token_urlsafe(24)
+        while True:
+            entry = await self._meta(table_id, fresh=True)
+            seats = entry.meta.seats
+            if req.seat is not None:
+                if not 0 <= req.seat < len(seats):
+                    raise ServiceError("no_such_seat", seat=req.seat)
+                if seats[req.seat].kind != "empty":
+                    raise ServiceError("seat_taken", seat=req.seat)
+                seat = req.seat
+            else:
+                free = [i for i, s in enumerate(seats) if s.kind == "empty"]
+                if not free:
+                    raise ServiceError("table_full")
+                seat = free[0]
+            seats[seat] = Seat(
+                kind=req.kind, name=name, token_sha256=token_hash(token), joined_at=time.time()
+            )
+            if all(s.kind != "empty" for s in seats):
+                entry.meta.status = "playing"
+            try:
+                entry.revision = await self.tables_kv.update(
+                    table_id, encoder.encode(entry.meta), last=entry.revision
+                )
+            except nats.js.errors.KeyWrongLastSequenceError:
+                continue  # another join won: read the seats again
+            self.metas[table_id] = entry
+            break
+        log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
+        async with self._lock(table_id):
+            if req.seed is not None:
+                seed = req.seed
+
+                def add_seed(t: TableLog) -> tuple[str, Command] | None:
+                    if t.state.phase != "seeding":
+                        return None  # the deal came first (another seat filled the table)
+                    return f"seed.{seat}", decode({"type": "add_seed", "seat": seat, "seed": seed})  # type: ignore[return-value]
+
+                await self._execute(table_id, add_seed)
+            await self._steps(table_id)
+        return Joined(seat=seat, token=token)
+
+    async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:
+        entry = await self._meta(table_id, fresh=True)
+        seats = entry.meta.seats
+        empty = [i for i, s in enumerate(seats) if s.kind == "empty"]
+        wanted = empty if req.seats is None else sorted(set(req.seats))
+        for seat in wanted:
+            if not 0 <= seat < len(seats):
+                raise ServiceError("no_such_seat", seat=seat)
+            if seat not in empty:
+                raise ServiceError("seat_taken", seat=seat)
+        if not wanted:
+            raise ServiceError("table_full")
+        filled = await request(
+            self.nc,
+            subjects.BOTS_FILL,
+            FillSeats(table=table_id, seats=wanted),
+            SeatsFilled,
+            timeout=self.settings.request_timeout,
+            unavailable="bots_unavailable",
+        )
+        return BotsAdded(seats=filled.seats)
+
+    # --- commands ------------------------------------------------------------------------------
+
+    async def command(self, table_id: str, req: SeatCommand) -> CommandDone:
+        t0 = time.perf_counter()
+        if not subjects.COMMAND_ID.fullmatch(req.id):
+            raise ServiceError("bad_request", detail="a command id is 1-64 of A-Z a-z 0-9 _ . : -")
+        seat = await self._authenticate(table_id, req.token)
+        message = decode(req.command)  # RuleError: unknown_command, bad_command
+        if not isinstance(message, Command) or getattr(message, "seat", None) is None:
+            raise ServiceError("forbidden_command", command=message.TYPE)
+        if message.seat != seat:  # type: ignore[attr-defined]
+            raise ServiceError("not_your_seat", seat=message.seat)  # type: ignore[attr-defined]
+        command_id = f"seat{seat}.{req.id}"
+        async with self._lock(table_id):
+            await self._steps(table_id)  # a table a crashed copy left waiting, first
+            done = await self._execute(table_id, lambda t: (command_id, message))
+            assert done is not None
+            if not done.duplicate:
+                await self._steps(table_id)
+        log(
+            logger,
+            "command",
+            table=table_id,
+            id=req.id,
+            seat=seat,
+            type=message.TYPE,
+            duplicate=done.duplicate,
+            events=done.count,
+            retries=done.retries,
+            ms=round((time.perf_counter() - t0) * 1000, 2),
+        )
+        return done
+
+    async def _execute(self, table_id: str, plan: Plan) -> CommandDone | None:
+        """Decide and append one command, retrying lost races; None when ``plan`` has nothing to
+        do. The command id and the command are planned afresh on every try, from the table as it
+        then is."""
+        table = await self._table(table_id)
+        fresh = False
+        attempted: set[str] = set()
+        retries = 0
+        while True:
+            planned = plan(table)
+            if planned is None:
+                return None
+            command_id, command = planned
+            if command_id in table.commands:
+                index, count = table.commands[command_id]
+                mine = command_id in attempted  # an append whose answer was lost, then found
+                return CommandDone(
+                    duplicate=not mine,
+                    index=index,
+                    count=count,
+                    version=table.version,
+                    retries=retries,
+                )
+            try:
+                events = api.decide(table.state, command)
+            except RuleError:
+                if not fresh and await self.store.last_seq(table_id) != table.last_seq:
+                    retries += 1
+                    table, fresh = await self._reload(table), True
+                    continue  # refused on a stale copy: decide again on the real table
+                raise
+            lines = [event_line(e) for e in events]
+            index = table.version
+            try:
+                seq = await self.store.append(
+                    table_id,
+                    self._messages(command_id, events, lines, index),
+                    table.last_seq,
+                    command_id,
+                    timeout=self.settings.request_timeout,
+                )
+            except (Conflict, StoreError) as exc:
+                if isinstance(exc, StoreError):
+                    attempted.add(command_id)
+                    log(
+                        logger,
+                        "append outcome unknown",
+                        logging.WARNING,
+                        table=table_id,
+                        error=str(exc),
+                    )
+                    await asyncio.sleep(min(0.05 * 2**retries, 1.0))
+                retries += 1
+                if retries > self.settings.max_retries:
+                    raise ServiceError(
+                        "unavailable" if isinstance(exc, StoreError) else "conflict"
+                    ) from exc
+                table, fresh = await self._reload(table), True
+                continue
+            table.applied(events, lines, command_id, seq)
+            return CommandDone(
+                index=index, count=len(events), version=table.version, retries=retries
+            )
+
+    @staticmethod
+    def _messages(
+        command_id: str, events: list[Event], lines: list[bytes], index: int
+    ) -> list[tuple[bytes, dict[str, str]]]:
+        return [
+            (
+                line,
+                {
+                    subjects.H_COMMAND: command_id,
+                    subjects.H_INDEX: str(index + i),
+                    subjects.H_TYPE: event.TYPE,
+                    subjects.H_BATCH: f"{i + 1}/{len(events)}",
+                },
+            )
+            for i, (event, line) in enumerate(zip(events, lines, strict=True))
+        ]
+
+    # --- the table's own steps ---------------------------------------------------------------
+
+    def _step(self, table_id: str, table: TableLog, *, full: bool) -> tuple[str, Command] | None:
+        state = table.state
+        if state.phase == "seeding" and not full:
+            return None  # the deal waits for every seat to be taken
+        hand_no = state.hand_no + 1 if state.phase == "commit" else state.hand_no
+        command = table_command(state, self.secrets[table_id])  # per-hand seeds: HMAC of it
+        return None if command is None else (f"table.{command.TYPE}.{hand_no}", command)
+
+    async def _steps(self, table_id: str) -> None:
+        """Run the table's steps until a seat is to act or the match is over (caller holds the
+        table's lock)."""
+        table = await self._table(table_id)
+        if table.over:
+            await self._finish(table)
+            return
+        if table_id not in self.secrets:
+            secret = await self.secrets_kv.get(table_id)
+            self.secrets[table_id] = (secret.value or b"").decode()
+        for _ in range(MAX_STEPS):
+            full = True
+            if table.state.phase == "seeding":
+                entry = await self._meta(table_id, fresh=True)
+                full = all(s.kind != "empty" for s in entry.meta.seats)
+            done = await self._execute(table_id, functools.partial(self._step, table_id, full=full))
+            if done is None:
+                break
+            log(logger, "table step", table=table_id, events=done.count, version=done.version)
+            table = await self._table(table_id)
+        if table.over:
+            await self._finish(table)
+
+    async def _finish(self, table: TableLog) -> None:
+        entry = await self._meta(table.table_id)
+        if entry.meta.status == "finished":
+            return
+        for _ in range(10):
+            entry = await self._meta(table.table_id, fresh=True)
+            entry.meta.status = "finished"
+            entry.meta.totals = list(table.state.totals)
+            entry.meta.finished_at = time.time()
+            try:
+                entry.revision = await self.tables_kv.update(
+                    table.table_id, encoder.encode(entry.meta), last=entry.revision
+                )
+            except nats.js.errors.KeyWrongLastSequenceError:
+                continue
+            self.metas[table.table_id] = entry
+            log(logger, "table finished", table=table.table_id, totals=entry.meta.totals)
+            return
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log(logger, "sweep failed", logging.WARNING, error=repr(exc))
+            await asyncio.sleep(self.settings.sweep_interval)
+
+    async def sweep(self) -> int:
+        """Run the steps of every table in play; returns how many tables were looked at."""
+        try:
+            keys = await self.tables_kv.keys()
+        except nats.js.errors.NoKeysError:
+            return 0
+        count = 0
+        for table_id in keys:
+            entry = await self._meta(table_id, fresh=True)
+            if entry.meta.status != "playing":
+                continue
+            count += 1
+            async with self._lock(table_id):
+                try:
+                    await self._steps(table_id)
+                except (ServiceError, RuleError, StoreError) as exc:
+                    log(
+                        logger,
+                        "sweep of a table failed",
+                        logging.WARNING,
+                        table=table_id,
+                        error=str(exc),
+                    )
+        return count
+
+    # --- loading ---------------------------------------------------------------------------------
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self.locks.get(table_id)
+        if lock is None:
+            if len(self.locks) > 4 * self.settings.cache_tables:
+                for key in [k for k, v in self.locks.items() if not v.locked()]:
+                    del self.locks[key]
+            lock = self.locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _table(self, table_id: str) -> TableLog:
+        table = self.cache.get_fresh(table_id)
+        if table is None:
+            loaded = await load(self.store, table_id)
+            if loaded is None:
+                raise ServiceError("table_not_found", table=table_id)
+            self.cache.put(table_id, loaded)
+            table = loaded
+        return table
+
+    async def _reload(self, table: TableLog) -> TableLog:
+        loaded = await load(self.store, table.table_id, table)
+        assert loaded is not None
+        return loaded
+
+    async def _meta(self, table_id: str, fresh: bool = False) -> _Meta:
+        entry = None if fresh else self.metas.get(table_id)
+        if entry is None:
+            try:
+                kv = await self.tables_kv.get(table_id)
+            except nats.js.errors.KeyNotFoundError:
+                raise ServiceError("table_not_found", table=table_id) from None
+            entry = _Meta(msgspec.json.decode(kv.value or b"", type=TableMeta), kv.revision or 0)
+            if len(self.metas) > 4 * self.settings.cache_tables:
+                self.metas.clear()  # bounded memory: entries are re-read from the bucket
+                self.secrets.clear()
+            self.metas[table_id] = entry
+        return entry
+
+    async def _authenticate(self, table_id: str, token: str) -> int:
+        digest = token_hash(token)
+        for fresh in (False, True):
+            entry = await self._meta(table_id, fresh=fresh)
+            for seat, info in enumerate(entry.meta.seats):
+                if info.token_sha256 and hmac.compare_digest(info.token_sha256, digest):
+                    return seat
+        raise ServiceError("unauthorized")

@@ -1,0 +1,26 @@
+"""Fixtures of the integration tests: a whole Paiju system on free ports (nats-server with
+JetStream in a temporary folder, the table service, the bots service and the gateway, each a real
+process), shared by the tests of a session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from integration.harness import Stack, start_stack
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    s = start_stack(Path(tmp_path_factory.mktemp("paiju")))
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+async def http(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as client:
+        yield client

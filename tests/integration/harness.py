@@ -1,0 +1,323 @@
+"""A real Paiju system for the integration tests: a nats-server with JetStream on a free port in a
+temporary folder, and the services as subprocesses (as they run in production), each logging
+JSON lines to a file the tests can read. Plus small HTTP and WebSocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+BIN = Path(sys.executable).parent
+NATS_SERVER = BIN / "nats-server"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+@dataclass
+class Proc:
+    name: str
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def kill(self) -> None:
+        """SIGKILL: a crash, no cleanup."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def lines(self) -> list[dict[str, Any]]:
+        out = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(line))
+        return out
+
+
+@dataclass
+class Stack:
+    """nats-server plus services; ``start_*`` adds a process, every process stops at the end."""
+
+    root: Path
+    nats_port: int = 0
+    gateway_port: int = 0
+    procs: list[Proc] = field(default_factory=list)
+    nats: Proc | None = None
+    count: int = 0
+
+    @property
+    def nats_url(self) -> str:
+        return f"nats://127.0.0.1:{self.nats_port}"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.gateway_port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.gateway_port}"
+
+    def start_nats(self) -> None:
+        self.nats_port = free_port()
+        store = self.root / "jetstream"
+        store.mkdir(parents=True, exist_ok=True)
+        log = self.root / "nats.log"
+        proc = subprocess.Popen(
+            [
+                str(NATS_SERVER),
+                "-js",
+                "-sd",
+                str(store),
+                "-p",
+                str(self.nats_port),
+                "-a",
+                "127.0.0.1",
+            ],
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+        self.nats = Proc("nats", proc, log)
+        wait_port(self.nats_port, proc)
+
+    def start(self, service: str, *flags: str) -> Proc:
+        self.count += 1
+        name = f"{service}-{self.count}"
+        log = self.root / f"{name}.log"
+        argv = [
+            sys.executable,
+            "-m",
+            "paiju_services",
+            service,
+            "--nats-url",
+            self.nats_url,
+            "--instance",
+            name,
+            "--sweep-interval",
+            "0.5",
+            *flags,
+        ]
+        if service == "gateway":
+            self.gateway_port = free_port()
+            argv += ["--port", str(self.gateway_port)]
+        proc = subprocess.Popen(
+            argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=os.environ.copy()
+        )
+        p = Proc(name, proc, log)
+        self.procs.append(p)
+        self.wait_ready(p)
+        return p
+
+    def wait_ready(self, p: Proc, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if p.proc.poll() is not None:
+                raise RuntimeError(f"{p.name} exited: {p.log.read_text()[-2000:]}")
+            if any(line.get("msg", "").endswith("ready") for line in p.lines()):
+                if not p.name.startswith("gateway"):
+                    return
+                with (
+                    contextlib.suppress(OSError),
+                    urllib.request.urlopen(f"{self.http}/api/games", timeout=1),
+                ):
+                    return
+            time.sleep(0.05)
+        raise RuntimeError(f"{p.name} not ready: {p.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        for p in reversed(self.procs):
+            p.stop()
+        if self.nats is not None:
+            self.nats.stop()
+
+
+def start_stack(root: Path, tables: int = 1, bots: bool = True) -> Stack:
+    stack = Stack(root)
+    stack.start_nats()
+    try:
+        for _ in range(tables):
+            stack.start("tables")
+        if bots:
+            stack.start("bots")
+        stack.start("gateway")
+    except Exception:
+        stack.stop()
+        raise
+    return stack
+
+
+# --- clients ------------------------------------------------------------------------------------
+
+
+async def new_table(http: httpx.AsyncClient, **body: Any) -> str:
+    body.setdefault("game", "guanpai")
+    r = await http.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    table_id: str = r.json()["id"]
+    return table_id
+
+
+async def join(http: httpx.AsyncClient, table_id: str, name: str, seat: int | None = None) -> str:
+    r = await http.post(f"/api/tables/{table_id}/seats", json={"name": name, "seat": seat})
+    assert r.status_code == 201, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+class Socket:
+    """A WebSocket client that records every frame it receives."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.frames: list[dict[str, Any]] = []
+
+    @classmethod
+    async def open(cls, ws_base: str, table_id: str, token: str | None = None) -> Socket:
+        conn = await websockets.connect(f"{ws_base}/ws/tables/{table_id}", max_size=2**20)
+        sock = cls(conn)
+        await sock.expect("welcome")
+        await sock.expect("state")
+        if token is not None:
+            await sock.send({"type": "hello", "token": token})
+            await sock.expect("welcome")
+            await sock.expect("state")
+        return sock
+
+    async def send(self, frame: dict[str, Any] | str | bytes) -> None:
+        await self.conn.send(frame if isinstance(frame, str | bytes) else json.dumps(frame))
+
+    async def recv(self, timeout: float = 15.0) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.conn.recv(), timeout)
+        frame: dict[str, Any] = json.loads(raw)
+        self.frames.append(frame)
+        return frame
+
+    async def expect(self, kind: str, timeout: float = 15.0) -> dict[str, Any]:
+        """The next frame of this type (frames of other types in between are kept in ``frames``)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = await self.recv(max(0.1, deadline - time.monotonic()))
+            if frame["type"] == kind:
+                return frame
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+def choose(moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A test player's move: the first play it may make, else a pass."""
+    plays = [m for m in moves if m["type"] != "pass"]
+    return plays[0] if plays else moves[0]
+
+
+async def play_seat(sock: Socket, seat: int, retry_unavailable: bool = False) -> dict[str, Any]:
+    """Play ``seat`` to the end of the match through its socket; returns the ``over`` frame.
+    Each move has its own command id; an ``unavailable`` answer is retried with the same id."""
+    pending: dict[str, Any] | None = None
+    states = [f for f in sock.frames if f["type"] == "state"]
+    latest: dict[str, Any] | None = states[-1] if states else None
+    acted = -1
+    while True:
+        if pending is None and latest and latest.get("moves") and latest["index"] > acted:
+            acted = latest["index"]
+            move = choose(latest["moves"])
+            assert move["seat"] == seat
+            pending = {"type": "command", "id": f"s{seat}-v{acted}", "command": move}
+            await sock.send(pending)
+        frame = await sock.recv(30.0)
+        kind = frame["type"]
+        if kind == "over":
+            return frame
+        if kind == "error":
+            mine = pending is not None and frame.get("id") == pending["id"]
+            if (
+                mine
+                and pending
+                and retry_unavailable
+                and frame["code"] in ("unavailable", "conflict")
+            ):
+                await asyncio.sleep(0.3)
+                await sock.send(pending)
+                continue
+            raise AssertionError(f"command refused: {frame}")
+        if kind == "ack" and pending is not None and frame["id"] == pending["id"]:
+            pending = None
+        elif kind == "state":
+            latest = frame
+
+
+async def raw_log(nats_url: str, table_id: str) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    """The table's subject read straight from JetStream: (headers, event) per message."""
+    import nats
+
+    from paiju_services.store import EventStore
+
+    nc = await nats.connect(nats_url)
+    try:
+        msgs = await EventStore(nc, nc.jetstream()).read(table_id)
+    finally:
+        await nc.close()
+    return [(m.headers, json.loads(m.data)) for m in msgs]
+
+
+def assert_clean_log(raw: list[tuple[dict[str, str], dict[str, Any]]]) -> None:
+    """No lost and no duplicated event: the header, then indexes 0..N-1 in order, each command's
+    events contiguous and each command id once."""
+    assert raw[0][1]["type"] == "paiju_log"
+    indexes = [int(h["Paiju-Index"]) for h, _ in raw]
+    assert indexes == list(range(-1, len(raw) - 1))
+    seen: list[str] = []
+    for headers, _ in raw[1:]:
+        command = headers["Paiju-Command"]
+        if not seen or seen[-1] != command:
+            assert command not in seen, f"command {command} appended twice"
+            seen.append(command)
+
+
+async def wait_status(
+    http: httpx.AsyncClient, table_id: str, status: str, timeout: float = 60.0
+) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body: dict[str, Any] = (await http.get(f"/api/tables/{table_id}")).json()
+        if body["status"] == status:
+            return body
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"table {table_id} not {status} in {timeout}s")

@@ -1,0 +1,70 @@
+"""No frame a spectator or a seat receives shows a card of another seat's hand (or of the undealt
+rest) before the hand ends: every frame of a whole game is recorded and checked against the hands
+as the finished log shows them at that frame's index."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from integration.harness import Socket, Stack, join, new_table, play_seat
+from paiju import api
+from paiju.cards import card_codes
+from paiju.log import decode_event, read_header
+from paiju.protocol import HandEnded
+
+CARD = re.compile(r"^(?:[3-9TJQKA2][SHCD]|RJ|BJ)$")
+
+
+def cards_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if CARD.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(cards_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(cards_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize(("variant", "players"), [("boke", 3), ("mainstream", 2)])
+async def test_no_frame_shows_another_seats_cards_before_the_hand_ends(
+    stack: Stack, http: httpx.AsyncClient, variant: str, players: int
+) -> None:
+    table = await new_table(http, variant=variant, players=players)
+    spectator = await Socket.open(stack.ws, table)  # watching from before the deal
+    tokens = [await join(http, table, f"P{seat}", seat=seat) for seat in range(players)]
+    seats = [await Socket.open(stack.ws, table, token) for token in tokens]
+    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(seats))), 60)
+    await spectator.expect("over")
+
+    lines = (
+        await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
+    ).text.splitlines()
+    config = read_header(lines[0])
+    events = [decode_event(line) for line in lines[1:]]
+    ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnded))
+    states = [api.initial_state(config)]
+    for event in events:
+        states.append(api.evolve(states[-1], event))
+
+    checked = 0
+    for who, sock in [(None, spectator), *enumerate(seats)]:
+        index = 0
+        for frame in sock.frames:
+            index = frame.get("index", index)  # frames without an index come at the last one
+            if index > ended:  # the hand's score is out: all hands are public
+                continue
+            state = states[index]
+            hidden: set[str] = set(card_codes(state.rest))
+            for seat, hand in enumerate(state.hands):
+                if seat != who:
+                    hidden |= set(card_codes(hand))
+            leaked = cards_in(frame) & hidden
+            assert not leaked, (who, frame["type"], index, sorted(leaked))
+            checked += 1
+        await sock.close()
+    assert checked > 4 * players * 10
