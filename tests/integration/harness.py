@@ -247,9 +247,13 @@ def choose(moves: list[dict[str, Any]]) -> dict[str, Any]:
     return plays[0] if plays else moves[0]
 
 
-async def play_seat(sock: Socket, seat: int, retry_unavailable: bool = False) -> dict[str, Any]:
+async def play_seat(
+    sock: Socket, seat: int, retry_unavailable: bool = False, pace: float = 0.0
+) -> dict[str, Any]:
     """Play ``seat`` to the end of the match through its socket; returns the ``over`` frame.
-    Each move has its own command id; an ``unavailable`` answer is retried with the same id."""
+    Each move has its own command id; an ``unavailable`` answer is retried with the same id.
+    ``pace``: seconds to wait before each move (a long match against instant bots would otherwise
+    outrun the gateway's per-socket frame rate, as no person does)."""
     pending: dict[str, Any] | None = None
     states = [f for f in sock.frames if f["type"] == "state"]
     latest: dict[str, Any] | None = states[-1] if states else None
@@ -260,6 +264,7 @@ async def play_seat(sock: Socket, seat: int, retry_unavailable: bool = False) ->
             move = choose(latest["moves"])
             assert move["seat"] == seat
             pending = {"type": "command", "id": f"s{seat}-v{acted}", "command": move}
+            await asyncio.sleep(pace)
             await sock.send(pending)
         frame = await sock.recv(30.0)
         kind = frame["type"]
