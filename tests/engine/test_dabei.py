@@ -13,50 +13,14 @@ import dataclasses
 from typing import Any
 
 import pytest
+from story import Table, dealt
 
 from paiju import api, bots
 from paiju.cards import format_cards, parse_card, parse_cards
-from paiju.errors import RuleError
-from paiju.protocol import Dealt, Event, HandEnded, Pass, Play, ScoreLine
+from paiju.protocol import HandEnded, Play, ScoreLine
 from paiju.simulate import table_command
 
 # --- positions ------------------------------------------------------------------------------------
-
-
-class Table:
-    """One hand in play: the state, the events so far, and story-like steps."""
-
-    def __init__(self, state: api.State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def play(self, seat: int, cards: str) -> list[Event]:
-        self.state, events = api.apply(self.state, Play(seat=seat, cards=parse_cards(cards)))
-        self.events += events
-        return events
-
-    def passes(self, *seats: int) -> None:
-        for seat in seats:
-            self.state, events = api.apply(self.state, Pass(seat=seat))
-            self.events += events
-
-    def refuses(self, seat: int, cards: str, code: str) -> None:
-        with pytest.raises(RuleError) as info:
-            api.decide(self.state, Play(seat=seat, cards=parse_cards(cards)))
-        assert info.value.code == code
-
-    def legal_plays(self, seat: int) -> set[str]:
-        moves = api.legal_moves(self.state, seat)
-        return {format_cards(m.cards) for m in moves if isinstance(m, Play)}
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return api.view(self.state, seat)
-
-    @property
-    def ended(self) -> HandEnded:
-        result = api.result(self.state)
-        assert result is not None and self.events[-1] == result
-        return result
 
 
 def config(**options: Any) -> api.Config:
@@ -65,13 +29,9 @@ def config(**options: Any) -> api.Config:
 
 def deal(*hands: str, leader: int | None = None, **options: Any) -> Table:
     """A hand dealt exactly as given (one string per seat); the ♦4 holder leads unless told."""
-    parsed = tuple(parse_cards(h) for h in hands)
-    every = [c for h in parsed for c in h]
-    assert len(every) == len(set(every)), "a card is dealt twice"
     if leader is None:
-        leader = next(s for s, h in enumerate(parsed) if parse_card("4D") in h)
-    state = dataclasses.replace(api.initial_state(config(**options)), phase="seeding", hand_no=1)
-    return Table(api.evolve(state, Dealt(hand_no=1, hands=parsed, rest=(), leader=leader)))
+        leader = next(s for s, h in enumerate(hands) if "4D" in h.split())
+    return dealt(config(**options), hands, leader)
 
 
 # Two full deals that differ only in where ♠A lies: with seat 1 in WITH_SEAT_1, with seat 2 in
@@ -108,8 +68,8 @@ def test_the_first_play_must_contain_the_diamond_four() -> None:
     t = deal("4D 4S 9H", "5C 6C", "7C 8C", "9C TC")
     assert t.state.turn == 0
     assert t.legal_plays(0) == {"4D", "4S 4D"}
-    t.refuses(0, "9H", "must_include_card")
-    t.refuses(0, "4S", "must_include_card")
+    t.refuses_play(0, "9H", "must_include_card")
+    t.refuses_play(0, "4S", "must_include_card")
     t.play(0, "4S 4D")
     t.passes(1, 2, 3)
     assert t.state.turn == 0

@@ -12,46 +12,18 @@ import dataclasses
 from typing import Any
 
 import pytest
+from story import Table, dealt
 
 from paiju import api, bots
 from paiju.cards import build_deck, format_cards, parse_card, parse_cards
 from paiju.errors import RuleError
 from paiju.fairness import commitment_of
-from paiju.protocol import Dealt, Event, HandEnded, MatchEnded, Pass, Play, RevealSeed, ScoreLine
+from paiju.protocol import MatchEnded, Play, RevealSeed, ScoreLine
 from paiju.simulate import table_command
 
 FOUR_D = parse_card("4D")
 
 # --- positions ------------------------------------------------------------------------------------
-
-
-class Table:
-    """One hand in play: the state, the events so far, and story-like steps."""
-
-    def __init__(self, state: api.State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def play(self, seat: int, cards: str) -> list[Event]:
-        self.state, events = api.apply(self.state, Play(seat=seat, cards=parse_cards(cards)))
-        self.events += events
-        return events
-
-    def passes(self, *seats: int) -> None:
-        for seat in seats:
-            self.state, events = api.apply(self.state, Pass(seat=seat))
-            self.events += events
-
-    def reveal(self) -> list[Event]:
-        self.state, events = api.apply(self.state, RevealSeed(seed=SEED))
-        self.events += events
-        return events
-
-    @property
-    def ended(self) -> HandEnded:
-        result = api.result(self.state)
-        assert result is not None and self.events[-1] == result
-        return result
 
 
 SEED = "server-seed/1"
@@ -63,16 +35,7 @@ def config(**options: Any) -> api.Config:
 
 def deal(*hands: str, leader: int = 0, hand_no: int = 1, **options: Any) -> Table:
     """A hand dealt exactly as given (one string per seat), ``leader`` to play."""
-    parsed = tuple(parse_cards(h) for h in hands)
-    every = [c for h in parsed for c in h]
-    assert len(every) == len(set(every)), "a card is dealt twice"
-    state = dataclasses.replace(
-        api.initial_state(config(**options)),
-        phase="seeding",
-        hand_no=hand_no,
-        commitment=commitment_of(SEED),
-    )
-    return Table(api.evolve(state, Dealt(hand_no=hand_no, hands=parsed, rest=(), leader=leader)))
+    return dealt(config(**options), hands, leader, hand_no=hand_no, commitment=commitment_of(SEED))
 
 
 def first_out_with(*left: int, **options: Any) -> Table:
@@ -205,7 +168,7 @@ def match_after(lost_before: tuple[int, ...], left: int, **options: Any) -> tupl
     t = deal("4D", " ".join(pack[:left]), pack[left], pack[left + 1], **options)
     t.state = dataclasses.replace(t.state, lost=lost_before)
     t.play(0, "4D")
-    return t, any(isinstance(e, MatchEnded) for e in t.reveal())
+    return t, any(isinstance(e, MatchEnded) for e in t.do(RevealSeed(seed=SEED)))
 
 
 def test_the_match_ends_when_a_total_reaches_a_hundred() -> None:

@@ -1,0 +1,241 @@
+"""The browser's engine (``paiju.client``): a seat's state rebuilt from its own view must answer
+``legal_moves`` and ``check_command`` exactly as the table's true state does, in every game, at
+every decision of whole random games; and the rebuilt state holds no card the seat may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from paiju import api, client
+from paiju.cards import card_codes, parse_cards
+from paiju.client import SeatClient, display_order, replay_steps, state_from_view
+from paiju.protocol import Command, Pass, Play, encode
+from paiju.simulate import play_game
+
+CASES = [
+    (game["id"], variant["id"], players)
+    for game in api.list_games()
+    for variant in game["variants"]
+    for players in variant["players"]
+]
+SEEDS = range(3)
+MAX_CHECKED = 250  # decisions compared per game
+
+
+def selections(rng: random.Random, hand: list[str], moves: list[dict[str, Any]]) -> list[Any]:
+    """What a player might select: every legal play, a pass, random subsets, a card not held."""
+    out: list[Any] = [m.get("cards") for m in moves] + [None, hand, []]
+    for size in (1, 2, 3, 4, 5, 6):
+        for _ in range(3):
+            if len(hand) >= size:
+                out.append(rng.sample(hand, size))
+    missing = next(c for c in ("3S", "3D", "RJ", "2H") if c not in hand)
+    out.append([missing])
+    return out
+
+
+def command_of(seat: int, cards: Any) -> dict[str, Any]:
+    if cards is None:
+        return {"type": "pass", "seat": seat}
+    return {"type": "play", "seat": seat, "cards": cards}
+
+
+def compare_at(state: api.State, seat: int, rng: random.Random) -> None:
+    true_moves = api.legal_moves_json(state, seat)
+    view = api.view(state, seat)
+    mine = state_from_view(state.config.to_dict(), json.loads(json.dumps(view)))
+    assert api.legal_moves_json(mine, seat) == true_moves
+    assert api.to_move(mine) == api.to_move(state)
+    assert api.view(mine, seat) == view  # the rebuilt state shows the seat what it was shown
+    for cards in selections(rng, view["hand"] or [], true_moves):
+        command = command_of(seat, cards)
+        truth = api.check_command(state, command)
+        if truth["ok"] and command["type"] == "play":
+            truth["kind"] = next(e for e in api.decide(state, command) if e.TYPE == "played").kind  # type: ignore[attr-defined]
+        assert client.check_command(mine, command) == truth, (command, truth)
+
+
+def checking_chooser(rng: random.Random, checked: list[int]) -> Any:
+    """A random player that, before each move, compares the rebuilt states of the seat to move
+    and of the next seat (not to move: no moves, every play refused the same way)."""
+
+    def choose(state: api.State, seat: int, moves: list[Command]) -> Command:
+        if len(checked) >= MAX_CHECKED:  # a long match (条数 plays to 100 cards): enough seen
+            return rng.choice(moves)
+        compare_at(state, seat, rng)
+        other = (seat + 1) % state.config.players
+        if state.hands[other]:
+            compare_at(state, other, rng)
+        checked.append(seat)
+        return rng.choice(moves)
+
+    return choose
+
+
+@pytest.mark.parametrize(("game", "variant", "players"), CASES)
+def test_rebuilt_state_agrees_with_the_table(game: str, variant: str, players: int) -> None:
+    config = api.make_config(game, variant, players)
+    for seed in SEEDS:
+        checked: list[int] = []
+        play_game(config, f"client-{seed}", checking_chooser(random.Random(seed), checked))
+        assert len(checked) > 10
+
+
+def test_a_view_holds_no_hidden_card_and_the_stand_ins_are_not_real() -> None:
+    """Stand-ins are drawn from what the seat cannot see, in a fixed order: they say nothing of
+    where the other cards really are (seat 1's stand-in is not seat 1's hand)."""
+    config = api.make_config("guanpai", "boke")
+    state, _ = _dealt(config, "stand-ins")
+    view = api.view(state, 0)
+    assert view["hands"] is None
+    assert view["hand"] == card_codes(state.hands[0])
+    mine = state_from_view(config, view)
+    assert mine.hands[0] == state.hands[0]
+    assert [len(h) for h in mine.hands] == [len(h) for h in state.hands]
+    assert mine.hands[1] != state.hands[1] or mine.hands[2] != state.hands[2]
+    own = set(state.hands[0])
+    assert not own & set(mine.hands[1]) and not own & set(mine.hands[2])
+
+
+def test_the_lead_is_read_back_with_its_key() -> None:
+    config = api.make_config("guanpai", "boke")
+    state, _ = _dealt(config, "lead")
+    seat = api.to_move(state)
+    assert seat is not None
+    play = next(m for m in api.legal_moves(state, seat) if isinstance(m, Play) and len(m.cards) > 1)
+    state, _ = api.apply(state, play)
+    nxt = api.to_move(state)
+    assert nxt is not None
+    mine = state_from_view(config, api.view(state, nxt))
+    assert mine.lead == state.lead
+    assert mine.lead_seat == state.lead_seat
+    assert mine.actions == state.actions
+    if Pass(seat=nxt) in api.legal_moves(state, nxt):  # after a pass, the count of passes
+        state, _ = api.apply(state, Pass(seat=nxt))
+        third = api.to_move(state)
+        assert third is not None
+        assert state_from_view(config, api.view(state, third)).passes == state.passes
+
+
+def test_a_view_of_another_game_is_refused() -> None:
+    guanpai = api.make_config("guanpai", "boke")
+    state, _ = _dealt(guanpai, "other")
+    view = api.view(state, 0)
+    with pytest.raises(ValueError):
+        state_from_view({**guanpai.to_dict(), "players": 2, "variant": "mainstream"}, view)
+
+
+def test_seat_client_checks_a_selection_and_offers_hints() -> None:
+    config = api.make_config("guanpai", "boke")
+    state, _ = _dealt(config, "seat-client")
+    seat = api.to_move(state)
+    assert seat is not None
+    c = SeatClient(json.dumps(config.to_dict()))
+    update = json.loads(c.update(json.dumps(api.view(state, seat))))
+    assert update["seat"] == seat and update["turn"] == seat
+    assert update["moves"] == api.legal_moves_json(state, seat)
+    first = update["moves"][0]["cards"]
+    ok = json.loads(c.check(json.dumps(first)))
+    assert ok["ok"] is True and ok["command"] == {"type": "play", "seat": seat, "cards": first}
+    assert ok["kind"] == "single"  # the first legal lead is the lowest single
+    lead_pass = json.loads(c.check("null"))
+    assert lead_pass["ok"] is False and lead_pass["error"]["code"] == "cannot_pass_lead"
+    bad = json.loads(c.check(json.dumps(["XX"])))
+    assert bad["ok"] is False and bad["error"]["code"] == "bad_command"
+    assert json.loads(c.moves()) == update["moves"]
+    # a seat that is not to move gets the engine's reason, in both languages
+    other = (seat + 1) % 3
+    c.update(json.dumps(api.view(state, other)))
+    card = card_codes(state.hands[other])[:1]
+    refused = json.loads(c.check(json.dumps(card)))
+    assert refused["error"]["code"] == "not_your_turn"
+    assert refused["error"]["zh"] and refused["error"]["en"]
+
+
+def test_a_spectator_client_never_plays() -> None:
+    config = api.make_config("guanpai", "boke")
+    state, _ = _dealt(config, "spectator")
+    c = SeatClient(json.dumps(config.to_dict()))
+    assert json.loads(c.update(json.dumps(api.view(state, None))))["moves"] == []
+    assert json.loads(c.check(json.dumps(["3D"])))["error"]["code"] == "not_your_turn"
+
+
+def test_going_out_is_legal_even_when_scoring_reads_hidden_hands() -> None:
+    """大北 scores a hand by who holds ♠3 and ♠A: with stand-ins, that scoring may fail, but the
+    rules have accepted the play by then, so the check says ok."""
+    config = api.make_config("dabei", None)
+    c = SeatClient(json.dumps(config.to_dict()))
+    seen = 0
+    for seed in range(6):
+        _, events = play_game(config, f"out-{seed}", lambda s, seat, moves: moves[0])
+        # step back through the game to the last play of a seat that went out
+        replayed = api.initial_state(config)
+        for event in events:
+            if event.TYPE == "played" and len(event.cards) == len(replayed.hands[event.seat]):  # type: ignore[attr-defined]
+                c.update(json.dumps(api.view(replayed, event.seat)))  # type: ignore[attr-defined]
+                out = json.loads(c.check(json.dumps(card_codes(event.cards))))  # type: ignore[attr-defined]
+                assert out["ok"] is True, out
+                seen += 1
+            replayed = api.evolve(replayed, event)
+    assert seen >= 6
+
+
+def test_display_order_follows_each_game_s_own_card_order() -> None:
+    guanpai = api.make_config("guanpai", "boke")
+    assert display_order(guanpai, "3D 2S AH 3S KC") == ["2S", "AH", "KC", "3S", "3D"]
+    dabei = api.make_config("dabei", None)
+    # 大北: ♠3 is the highest card and ♦4 the lowest; suits ♠ > ♥ > ♣ > ♦
+    assert display_order(dabei, "4D 3S 2H 3D AC") == ["3S", "3D", "2H", "AC", "4D"]
+    assert display_order(guanpai, "5S 9H 5D 9C 9S KD", mode="count") == [
+        "9S",
+        "9H",
+        "9C",
+        "5S",
+        "5D",
+        "KD",
+    ]
+    with pytest.raises(ValueError):
+        display_order(guanpai, "3D", mode="suit")
+
+
+def test_replay_steps_show_every_hand_and_end_with_the_result() -> None:
+    config = api.make_config("guanpai", "boke")
+    state, events = play_game(config, "replay", lambda s, seat, moves: moves[0])
+    steps = replay_steps(config.to_dict(), [encode(e) for e in events])
+    assert len(steps) == len(events) + 1
+    assert steps[0]["event"] is None and steps[0]["view"]["hands"] is None
+    dealt = next(i for i, s in enumerate(steps) if s["event"] and s["event"]["type"] == "dealt")
+    dealt_hands = events[dealt - 1].hands  # type: ignore[attr-defined]
+    assert steps[dealt]["view"]["hands"] == [
+        display_order(config, card_codes(h)) for h in dealt_hands
+    ]
+    assert steps[dealt]["view"]["hand"] is None  # the spectator's view, with hands added
+    assert steps[-1]["view"]["totals"] == list(state.totals)
+    assert steps[-1]["view"]["phase"] == "over"
+    assert json.loads(
+        client.replay_json(json.dumps(config.to_dict()), json.dumps([encode(e) for e in events]))
+    ) == json.loads(json.dumps(steps))
+
+
+def _dealt(config: api.Config, secret: str) -> tuple[api.State, list[Any]]:
+    from paiju.simulate import table_command
+
+    state = api.initial_state(config)
+    events: list[Any] = []
+    while state.phase != "play":
+        command = table_command(state, secret)
+        assert command is not None
+        state, new = api.apply(state, command)
+        events += new
+    return state, events
+
+
+def test_parse_round_trip_of_display_order() -> None:
+    hand = "3D 4D 5S 6H 7C 8D 9S TH JC QD KS AH 2S"
+    config = api.make_config("guanpai", "boke")
+    assert sorted(parse_cards(display_order(config, hand))) == list(parse_cards(hand))
