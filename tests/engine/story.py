@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from paiju import api
+from paiju import api, bots
 from paiju.cards import format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.protocol import Command, Dealt, Event, HandEnded, Pass, Play, encode
+from paiju.simulate import table_command
 
 
 class Table:
@@ -109,3 +110,19 @@ def dealt(
             before, Dealt(hand_no=hand_no, hands=parsed, rest=parse_cards(rest), leader=leader)
         )
     )
+
+
+def run_table(state: api.State, base_seed: str) -> api.State:
+    """Let the table take its own steps (commit, deal, reveal) until a seat must act."""
+    while state.phase != "play" and (command := table_command(state, base_seed)) is not None:
+        state, _ = api.apply(state, command)
+    return state
+
+
+def play_hand_with_bots(state: api.State) -> api.State:
+    """Let the bots play every seat until the hand is over."""
+    while state.phase == "play":
+        seat = api.to_move(state)
+        assert seat is not None
+        state, _ = api.apply(state, bots.choose(state, seat))
+    return state

@@ -13,12 +13,11 @@ import dataclasses
 from typing import Any
 
 import pytest
-from story import Table, dealt
+from story import Table, dealt, play_hand_with_bots, run_table
 
-from paiju import api, bots
+from paiju import api
 from paiju.cards import format_cards, parse_card, parse_cards
 from paiju.protocol import HandEnded, Play, ScoreLine
-from paiju.simulate import table_command
 
 # --- positions ------------------------------------------------------------------------------------
 
@@ -74,21 +73,6 @@ def test_the_first_play_must_contain_the_diamond_four() -> None:
     t.passes(1, 2, 3)
     assert t.state.turn == 0
     assert t.legal_plays(0) == {"9H"}  # later leads are free
-
-
-def run_table(state: api.State, base_seed: str) -> api.State:
-    """Let the table take its own steps (commit, deal, reveal) until a seat must act."""
-    while state.phase != "play" and (command := table_command(state, base_seed)) is not None:
-        state, _ = api.apply(state, command)
-    return state
-
-
-def play_hand_with_bots(state: api.State) -> api.State:
-    while state.phase == "play":
-        seat = api.to_move(state)
-        assert seat is not None
-        state, _ = api.apply(state, bots.choose(state, seat))
-    return state
 
 
 @pytest.mark.parametrize("seed", ["a", "b", "c"])

@@ -12,14 +12,13 @@ import dataclasses
 from typing import Any
 
 import pytest
-from story import Table, dealt
+from story import Table, dealt, play_hand_with_bots, run_table
 
-from paiju import api, bots
+from paiju import api
 from paiju.cards import build_deck, format_cards, parse_card, parse_cards
 from paiju.errors import RuleError
 from paiju.fairness import commitment_of
 from paiju.protocol import MatchEnded, Play, RevealSeed, ScoreLine
-from paiju.simulate import table_command
 
 FOUR_D = parse_card("4D")
 
@@ -51,21 +50,6 @@ def first_out_with(*left: int, **options: Any) -> Table:
 
 
 # --- who leads ----------------------------------------------------------------------------------------
-
-
-def run_table(state: api.State, base_seed: str) -> api.State:
-    """Let the table take its own steps (commit, deal, reveal) until a seat must act."""
-    while state.phase != "play" and (command := table_command(state, base_seed)) is not None:
-        state, _ = api.apply(state, command)
-    return state
-
-
-def play_hand_with_bots(state: api.State) -> api.State:
-    while state.phase == "play":
-        seat = api.to_move(state)
-        assert seat is not None
-        state, _ = api.apply(state, bots.choose(state, seat))
-    return state
 
 
 def leads(state: api.State) -> set[str]:
