@@ -9,8 +9,9 @@ is answered as a duplicate and appends nothing.
 
 After every command it runs the table's own steps (commit to a deal, deal, reveal the seed) with
 ``paiju.simulate.table_command``. Each table's secret lives in the ``paiju_secrets`` KV bucket,
-never in the event stream, so any copy can deal and reveal. The seed of hand ``n`` is derived as
-``HMAC-SHA256(secret, "<table>/<n>")``: revealing one hand's seed tells nothing of the next.
+never in the event stream, so any copy can deal and reveal. The seed of hand ``n`` is the
+engine's ``hand_seed(secret, n)``, an HMAC of the secret: revealing one hand's seed tells nothing
+of the next.
 
 A sweeper finishes the table steps of any table a crashed copy left waiting (e.g. a hand scored
 but its seed not yet revealed), at start and every ``sweep_interval`` seconds.
