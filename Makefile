@@ -17,6 +17,15 @@ $(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.t
 	$(BIN)/pip install -q -r requirements-dev.txt -e shared-engine -e services
 	touch $@
 
+# The browser tests drive Debian's chromium (never a downloaded browser build) with Playwright for
+# Python; a CJK font makes the Chinese pages readable in their screenshots.
+BROWSER_STAMP := $(VENV)/.browser-installed
+$(BROWSER_STAMP): $(STAMP)
+	if [ ! -x /usr/bin/chromium ]; then apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-wqy-microhei; fi
+	$(BIN)/pip install -q "playwright>=1.45"
+	touch $@
+
 $(NODE_STAMP): web-client/package.json
 	cd web-client && npm install --no-audit --no-fund --silent
 	touch $@
@@ -42,12 +51,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(NODE_STAMP) wheel
+unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(BIN)/pytest
 
 test: lint typecheck unit
 
-bench: $(STAMP) $(NODE_STAMP) wheel
+bench: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(PY) bench/run.py
 
 clean:

@@ -9,6 +9,8 @@ Sections now:
   (.venv-bench, created here on first use) so RLCard never enters the project's venv.
 - Guanpai engine: random games/s and median legal_moves / decide times per variant, on CPython
   in-process and in Pyodide under node (tools/pyodide/run.mjs running bench/engine_bench.py).
+- Browser client (bench/browser_bench.py): page load to "engine ready" and one local validation
+  of a selection, in Debian's headless Chromium against the real stack.
 
 Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; Pyodide within 2x of CPython.
 Exit status 1 if a section failed to measure; unmet targets are reported, not an error.
@@ -44,6 +46,7 @@ GAMES_PER_S_VS_RLCARD = 2.0  # Guanpai CPython games/s must be at least this tim
 PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than CPython
 
 sys.path.insert(0, str(BENCH_DIR))
+from browser_bench import browser_section  # noqa: E402  (a sibling module of this script)
 
 
 def log(message: str) -> None:
@@ -274,6 +277,7 @@ def guanpai_section(bench: Bench) -> list[Row]:
 SECTIONS: list[tuple[str, Section]] = [
     ("Reference: RLCard", rlcard_section),
     ("Guanpai engine: CPython vs Pyodide", guanpai_section),
+    ("Browser client: Chromium", browser_section),
 ]
 
 

@@ -1,0 +1,126 @@
+"""Fixtures of the end-to-end tests: the real stack on free ports (started by the services'
+launcher, as ``make run`` starts it), Debian's headless Chromium driven by Playwright for Python,
+and a collector that fails a test on any console error, page error or off-site request.
+
+Screenshots go to ``artifacts/e2e/`` (``PAIJU_ARTIFACTS`` overrides it).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright import sync_api  # `make unit` installs it; its absence fails, never skips
+
+from e2e.stack import CHROMIUM, CHROMIUM_ARGS, ROOT, Stack, start_stack
+
+ARTIFACTS = Path(os.environ.get("PAIJU_ARTIFACTS", ROOT / "artifacts" / "e2e"))
+WIDTHS = {"phone": 390, "desktop": 1280}
+
+
+@dataclass
+class Watch:
+    """What a browser context did: console errors, page errors, requests, WebSocket frames."""
+
+    origin: str
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    received: list[str] = field(default_factory=list)
+
+    def attach(self, page: Any) -> None:
+        page.on("console", self._console)
+        page.on("pageerror", lambda err: self.errors.append(f"page error: {err}"))
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("websocket", self._websocket)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console error: {message.text} ({message.location})")
+
+    def _websocket(self, ws: Any) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(_text(payload)))
+        ws.on("framereceived", lambda payload: self.received.append(_text(payload)))
+
+    def assert_clean(self) -> None:
+        assert not self.errors, "\n".join(self.errors)
+        ws_origin = "ws" + self.origin.removeprefix("http")
+        off_site = [
+            u
+            for u in self.requests
+            if not (u.startswith(self.origin) or u.startswith(ws_origin) or u.startswith("data:"))
+        ]
+        assert not off_site, f"requests that did not go to our gateway: {off_site}"
+
+
+def _text(payload: Any) -> str:
+    return payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    s = start_stack(tmp_path_factory.mktemp("paiju-e2e"))
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+# Module scope, not session: Playwright's sync API runs an event loop while it is open, and the
+# asyncio tests of other folders (pytest-asyncio) cannot start theirs inside it.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make unit` installs Debian's chromium"
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+class Browsers:
+    """New pages, each in its own browser context (its own storage: a separate person)."""
+
+    def __init__(self, browser: Any, stack: Stack) -> None:
+        self.browser = browser
+        self.stack = stack
+        self.contexts: list[Any] = []
+        self.watches: list[Watch] = []
+
+    def page(self, width: int = WIDTHS["desktop"], height: int = 900) -> tuple[Any, Watch]:
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height}, locale="zh-CN"
+        )
+        context.set_default_timeout(20_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        watch = Watch(self.stack.url.rstrip("/"))
+        watch.attach(page)
+        self.watches.append(watch)
+        return page, watch
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def browsers(browser: Any, stack: Stack) -> Iterator[Browsers]:
+    b = Browsers(browser, stack)
+    try:
+        yield b
+        for watch in b.watches:
+            watch.assert_clean()
+    finally:
+        b.close()

@@ -1,0 +1,107 @@
+// The engine worker: Pyodide (served by our gateway at /pyodide/) with the paiju wheel installed
+// from /wheels/, running in a module worker so that the page never waits on Python.
+//
+// Protocol (every request carries an `id`; every reply echoes it):
+//   main → worker  {id, op: "init", pyodide, wheel}          → {id, ok, result: {python, timings}}
+//                  {id, op: "seat", key, config}             a SeatClient for one table/seat
+//                  {id, op: "view", key, view}               → {seat, turn, moves}
+//                  {id, op: "check", key, cards}             cards: ["3S", …] or null (a pass)
+//                                                            → {ok, error?, command?, us}
+//                  {id, op: "order", key, cards, mode}       → cards in the game's display order
+//                  {id, op: "replay", config, events}        → every step of a finished game
+//                  {id, op: "drop", key}                     forget a SeatClient
+//   worker → main  {id, ok: true, result} | {id, ok: false, error: "message"}
+//                  {type: "status", stage: "pyodide" | "wheel" | "ready" | "failed", detail}
+// Requests are answered in order; a request sent before "init" finished waits for it.
+
+let pyodide = null;
+let clientModule = null;
+let ready = null; // the promise of init
+const seats = new Map(); // key → SeatClient (a PyProxy)
+
+function status(stage, detail = null) {
+  self.postMessage({ type: "status", stage, detail });
+}
+
+async function init({ pyodide: indexURL, wheel }) {
+  const t0 = performance.now();
+  status("pyodide");
+  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  pyodide = await loadPyodide({
+    indexURL,
+    stdout: (line) => console.log(`[python] ${line}`),
+    stderr: (line) => console.warn(`[python] ${line}`),
+  });
+  const t1 = performance.now();
+  status("wheel");
+  const response = await fetch(wheel, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`the engine wheel ${wheel}: HTTP ${response.status}`);
+  const buffer = await response.arrayBuffer();
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  // unpackArchive wants a Uint8Array (an ArrayBuffer view), not a Node Buffer.
+  pyodide.unpackArchive(new Uint8Array(buffer), "wheel", { extractDir: sitePackages });
+  const t2 = performance.now();
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
+  clientModule = pyodide.pyimport("paiju.client");
+  const python = pyodide.runPython("import sys; sys.version.split()[0]");
+  const t3 = performance.now();
+  const timings = { pyodide: t1 - t0, wheel: t2 - t1, import: t3 - t2, total: t3 - t0 };
+  status("ready", { ...timings, python });
+  return { python, timings };
+}
+
+function seatClient(key) {
+  const client = seats.get(key);
+  if (!client) throw new Error(`no engine for ${key}: send "seat" first`);
+  return client;
+}
+
+const OPS = {
+  seat({ key, config }) {
+    seats.get(key)?.destroy();
+    seats.set(key, clientModule.SeatClient(JSON.stringify(config)));
+    return true;
+  },
+  view({ key, view }) {
+    return JSON.parse(seatClient(key).update(JSON.stringify(view)));
+  },
+  check({ key, cards }) {
+    const t0 = performance.now();
+    const out = JSON.parse(seatClient(key).check(JSON.stringify(cards ?? null)));
+    out.us = Math.round((performance.now() - t0) * 1000);
+    return out;
+  },
+  order({ key, cards, mode }) {
+    return JSON.parse(seatClient(key).order(JSON.stringify(cards), mode || "rank"));
+  },
+  replay({ config, events }) {
+    return JSON.parse(clientModule.replay_json(JSON.stringify(config), JSON.stringify(events)));
+  },
+  drop({ key }) {
+    seats.get(key)?.destroy();
+    seats.delete(key);
+    return true;
+  },
+};
+
+self.onmessage = async (message) => {
+  const request = message.data;
+  const { id, op } = request;
+  try {
+    let result;
+    if (op === "init") {
+      ready ??= init(request);
+      result = await ready;
+    } else {
+      if (!ready) throw new Error("the engine is not started: send init first");
+      await ready;
+      const handler = OPS[op];
+      if (!handler) throw new Error(`unknown engine op ${op}`);
+      result = handler(request);
+    }
+    self.postMessage({ id, ok: true, result });
+  } catch (err) {
+    if (op === "init") status("failed", String(err?.message ?? err));
+    self.postMessage({ id, ok: false, error: String(err?.message ?? err) });
+  }
+};

@@ -1,0 +1,106 @@
+// The page's side of the engine worker (engine-worker.js): one worker for the whole page,
+// started at page load, and a promise per request.
+
+import { ENGINE_WHEEL, PYODIDE_URL } from "./config.js";
+
+const listeners = new Set();
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+
+export const engine = {
+  stage: "idle", // idle → pyodide → wheel → ready | failed
+  detail: null,
+  readyAt: null, // ms since navigation start when the engine became ready
+  python: null,
+  ready: null, // a promise, resolved when the engine is ready
+};
+
+function setStage(stage, detail = null) {
+  engine.stage = stage;
+  engine.detail = detail;
+  if (stage === "ready") {
+    engine.readyAt = performance.now();
+    engine.python = detail?.python ?? null;
+    engine.timings = detail;
+    performance.mark("paiju:engine-ready");
+  }
+  for (const listener of listeners) listener(engine);
+}
+
+export function onEngine(listener) {
+  listeners.add(listener);
+  listener(engine);
+  return () => listeners.delete(listener);
+}
+
+function call(op, payload = {}) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, op, ...payload });
+  });
+}
+
+export function startEngine() {
+  if (engine.ready) return engine.ready;
+  worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }) => {
+    if (data.type === "status") {
+      setStage(data.stage, data.detail);
+      return;
+    }
+    const waiter = pending.get(data.id);
+    if (!waiter) return;
+    pending.delete(data.id);
+    if (data.ok) waiter.resolve(data.result);
+    else waiter.reject(new Error(data.error));
+  };
+  worker.onerror = (event) => {
+    setStage("failed", event.message || "worker error");
+  };
+  const origin = location.origin;
+  engine.ready = call("init", {
+    pyodide: new URL(PYODIDE_URL, origin).href,
+    wheel: new URL(ENGINE_WHEEL, origin).href,
+  }).then((result) => {
+    engine.python = result.python;
+    engine.timings = result.timings;
+    return engine;
+  });
+  engine.ready.catch(() => {}); // a failure is shown through the stage; callers await it too
+  return engine.ready;
+}
+
+/** One seat's (or a spectator's) engine at one table: the state rebuilt from each view. */
+export class SeatEngine {
+  constructor(key, config) {
+    this.key = key;
+    this.config = config;
+    this.started = engine.ready.then(() => call("seat", { key, config }));
+  }
+
+  async view(view) {
+    await this.started;
+    return call("view", { key: this.key, view });
+  }
+
+  async check(cards) {
+    await this.started;
+    return call("check", { key: this.key, cards });
+  }
+
+  async order(cards, mode = "rank") {
+    await this.started;
+    return call("order", { key: this.key, cards, mode });
+  }
+
+  drop() {
+    this.started.then(() => call("drop", { key: this.key })).catch(() => {});
+  }
+}
+
+export async function replaySteps(config, events) {
+  await engine.ready;
+  return call("replay", { config, events });
+}

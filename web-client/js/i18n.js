@@ -1,0 +1,237 @@
+// Chinese first, English on request. t("key", {params}) picks the current language; the choice
+// is kept in localStorage. Engine and server errors carry both languages themselves ({zh, en}).
+
+const STRINGS = {
+  appName: ["牌局", "Paiju"],
+  tagline: ["地方扑克，在浏览器里即点即玩", "Regional Chinese card games, in your browser"],
+  langSwitch: ["EN", "中文"],
+  langSwitchTitle: ["Switch to English", "切换到中文"],
+  lobby: ["大厅", "Lobby"],
+  engineIdle: ["引擎未启动", "Engine idle"],
+  enginePyodide: ["正在加载引擎…", "Loading the engine…"],
+  engineWheel: ["正在安装规则引擎…", "Installing the rules engine…"],
+  engineReady: ["规则引擎就绪", "Rules engine ready"],
+  engineFailed: ["引擎加载失败", "The engine failed to load"],
+  // lobby
+  games: ["游戏", "Games"],
+  region: ["地区", "Region"],
+  playersN: ["{n} 人", "{n} players"],
+  rules: ["完整规则", "Full rules"],
+  newTable: ["开一桌", "New table"],
+  game: ["游戏", "Game"],
+  variant: ["规则", "Rules"],
+  players: ["人数", "Players"],
+  yourName: ["你的昵称", "Your name"],
+  opponents: ["对手", "Opponents"],
+  opponentsBots: ["机器人（马上开局）", "Bots (start now)"],
+  opponentsWait: ["等其他玩家入座", "Wait for other players"],
+  createAndSit: ["创建并入座", "Create and sit down"],
+  creating: ["正在创建…", "Creating…"],
+  liveTables: ["正在进行", "Live tables"],
+  finishedTables: ["已结束的牌局", "Finished games"],
+  noLiveTables: ["现在没有进行中的牌桌。开一桌吧！", "No live tables right now. Start one!"],
+  noFinishedTables: ["还没有结束的牌局。", "No finished games yet."],
+  statusOpen: ["等人中", "Waiting"],
+  statusPlaying: ["进行中", "Playing"],
+  statusFinished: ["已结束", "Finished"],
+  watch: ["观战", "Watch"],
+  sit: ["入座", "Sit"],
+  replay: ["回放", "Replay"],
+  emptySeat: ["空位", "Empty"],
+  bot: ["机器人", "Bot"],
+  you: ["你", "You"],
+  seatN: ["{n}号位", "Seat {n}"],
+  pickGame: ["选这个游戏", "Play this"],
+  refresh: ["刷新", "Refresh"],
+  // table
+  backToLobby: ["返回大厅", "Back to the lobby"],
+  table: ["牌桌", "Table"],
+  handNo: ["第 {n} 局", "Hand {n}"],
+  spectating: ["观战中", "Watching"],
+  waitingPlayers: ["等待玩家入座", "Waiting for players"],
+  waitingHint: ["空位坐满后自动发牌。", "The cards are dealt as soon as every seat is taken."],
+  fillBots: ["用机器人补满空位", "Fill empty seats with bots"],
+  sitHere: ["坐这里", "Sit here"],
+  shareTable: ["复制牌桌链接", "Copy table link"],
+  dealing: ["正在发牌…", "Dealing…"],
+  yourTurn: ["轮到你出牌", "Your turn"],
+  yourLead: ["轮到你出牌（首家）", "Your lead"],
+  theirTurn: ["等待 {name} 出牌", "Waiting for {name}"],
+  newTrick: ["{name} 先出", "{name} leads"],
+  play: ["出牌", "Play"],
+  pass: ["不要", "Pass"],
+  hint: ["提示", "Hint"],
+  clear: ["重选", "Clear"],
+  sortRank: ["按大小", "By rank"],
+  sortCount: ["按张数", "By count"],
+  passed: ["不要", "Pass"],
+  noPlays: ["没有能管上的牌", "Nothing beats this"],
+  selectCards: ["点选或拖选要出的牌", "Click or drag across cards to select"],
+  legalPlay: ["{kind}，可以出", "{kind}: a legal play"],
+  cardsLeft: ["剩 {n} 张", "{n} left"],
+  announceOne: ["报单", "Last card"],
+  announceTwo: ["报双", "Two left"],
+  outPlace: ["第 {n} 个出完", "Out #{n}"],
+  total: ["总分", "Total"],
+  thinking: ["思考中 {s}", "Thinking {s}"],
+  sending: ["正在发送…", "Sending…"],
+  refused: ["服务器拒绝：{reason}", "The server refused: {reason}"],
+  resynced: ["已与服务器重新同步", "Resynchronised with the server"],
+  disconnected: ["连接中断，正在重连…", "Disconnected, reconnecting…"],
+  connecting: ["正在连接…", "Connecting…"],
+  engineLoadingCheck: ["引擎加载中，稍候即可出牌", "The engine is loading; you can play in a moment"],
+  tableNotFound: ["没有这张牌桌", "There is no such table"],
+  lastPlayOf: ["{name} 出的牌", "{name}'s play"],
+  onTable: ["桌面", "On the table"],
+  // score sheet
+  scoreSheet: ["第 {n} 局结算", "Hand {n}: the score"],
+  matchOver: ["比赛结束", "The match is over"],
+  seat: ["座位", "Seat"],
+  left: ["剩牌", "Left"],
+  thisHand: ["本局", "This hand"],
+  winner: ["赢家", "Winner"],
+  pays: ["{payer} → {payee}", "{payer} → {payee}"],
+  continue: ["继续", "Continue"],
+  close: ["关闭", "Close"],
+  viewReplay: ["查看回放", "Watch the replay"],
+  nextHandSoon: ["下一局马上开始", "The next hand starts shortly"],
+  finalTotals: ["最终比分", "Final scores"],
+  // replay
+  replayOf: ["回放", "Replay"],
+  step: ["第 {i} / {n} 步", "Step {i} of {n}"],
+  start: ["开始", "Start"],
+  back: ["后退", "Back"],
+  forward: ["前进", "Forward"],
+  end: ["结尾", "End"],
+  playPause: ["播放", "Play"],
+  pause: ["暂停", "Pause"],
+  speed: ["速度", "Speed"],
+  copyLink: ["复制此步链接", "Copy a link to this step"],
+  copied: ["链接已复制", "Link copied"],
+  loadingReplay: ["正在载入牌局记录…", "Loading the game's log…"],
+  allHandsOpen: ["明牌回放：所有手牌可见", "Open replay: every hand is shown"],
+  deals: ["发牌校验", "Deal check"],
+  dealVerified: ["已验证（承诺与种子一致）", "verified (seed matches the commitment)"],
+  log: ["牌局记录", "Game log"],
+  // events, for the replay and the log
+  ev_deal_committed: ["发牌承诺（第 {hand} 局）", "Deal committed (hand {hand})"],
+  ev_seed_added: ["{name} 加入种子", "{name} added a seed"],
+  ev_dealt: ["发牌，{name} 先出", "Dealt; {name} leads"],
+  ev_played: ["{name} 出 {cards}", "{name} plays {cards}"],
+  ev_passed: ["{name} 不要", "{name} passes"],
+  ev_hand_ended: ["本局结束", "The hand ends"],
+  ev_seed_revealed: ["公开种子", "Seed revealed"],
+  ev_match_ended: ["比赛结束", "The match ends"],
+  ev_start: ["牌局开始前", "Before the first event"],
+  // rules page
+  rulesOf: ["{name} 规则", "{name}: the rules"],
+  rulesMissing: [
+    "完整规则文档暂缺，以下是规则摘要。",
+    "The full rules document is not available; here is the summary.",
+  ],
+  variants: ["规则变体", "Variants"],
+  loading: ["载入中…", "Loading…"],
+  errorPrefix: ["出错了：", "Error: "],
+};
+
+// Combination kinds (the engine's stable codes) and score reasons: a game added later shows its
+// code until a name is added here.
+const KINDS = {
+  single: ["单张", "single"],
+  pair: ["对子", "pair"],
+  triple: ["三条", "triple"],
+  trio_single: ["三带一", "triple with one"],
+  trio_pair: ["三带二", "triple with two"],
+  straight: ["顺子", "straight"],
+  pair_run: ["连对", "run of pairs"],
+  triple_run: ["飞机", "run of triples"],
+  plane_wings: ["飞机带翅膀", "plane with wings"],
+  four_two: ["四带二", "four with two"],
+  bomb: ["炸弹", "bomb"],
+  quad: ["四条", "four of a kind"],
+  flush: ["同花", "flush"],
+  full_house: ["葫芦", "full house"],
+  four_kind: ["铁枝", "four of a kind + 1"],
+  straight_flush: ["同花顺", "straight flush"],
+};
+const REASONS = {
+  cards_left: ["剩牌", "cards left"],
+  guan: ["被关（加倍）", "shut out (double)"],
+  dingda_cards_left: ["顶大包赔", "顶大: pays for a loser"],
+  dingda_guan: ["顶大包赔（被关）", "顶大: pays for a shut-out loser"],
+  bomb: ["炸弹", "bomb"],
+  full_win: ["全胜", "full win"],
+  half_win: ["半胜", "half win"],
+  solo_first: ["暗打头游", "solo, first"],
+  solo_second: ["暗打二游", "solo, second"],
+  solo_third: ["暗打三游", "solo, third"],
+  solo_last: ["暗打末游", "solo, last"],
+  cards_left_x2: ["剩牌 ×2", "cards left ×2"],
+  cards_left_x3: ["剩牌 ×3", "cards left ×3"],
+  cards_left_x4: ["剩牌 ×4", "cards left ×4"],
+};
+// Per-seat numbers and facts a game adds to its view, by key.
+const EXTRAS = {
+  lost: ["累计输牌", "cards lost"],
+  limit: ["上限", "limit"],
+  openness: ["明暗", "sides shown"],
+  spade_three: ["♠3 打出者", "played ♠3"],
+  spade_ace: ["♠A 打出者", "played ♠A"],
+  points: ["得分", "points"],
+  captured: ["捡分", "captured"],
+};
+const OPENNESS = {
+  hidden: ["暗打（未亮明）", "hidden"],
+  half_open: ["半明打", "half open"],
+  open: ["全明打", "open"],
+};
+const PHASES = {
+  commit: ["准备发牌", "before the deal"],
+  seeding: ["洗牌中", "shuffling"],
+  play: ["出牌中", "playing"],
+  reveal: ["本局结束", "hand over"],
+  over: ["比赛结束", "match over"],
+};
+
+let lang = localStorage.getItem("paiju.lang") === "en" ? "en" : "zh";
+const listeners = new Set();
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(next) {
+  lang = next === "en" ? "en" : "zh";
+  localStorage.setItem("paiju.lang", lang);
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  for (const listener of listeners) listener(lang);
+}
+
+export function onLang(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function pick(pair, fallback) {
+  if (!pair) return fallback;
+  return lang === "zh" ? pair[0] : pair[1];
+}
+
+export function t(key, params = {}) {
+  const text = pick(STRINGS[key], key);
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Text in both languages from the server or the engine: {zh, en} → the current one. */
+export function both(obj) {
+  if (!obj) return "";
+  return lang === "zh" ? (obj.zh ?? obj.en ?? "") : (obj.en ?? obj.zh ?? "");
+}
+
+export const kindName = (kind) => pick(KINDS[kind], kind);
+export const reasonName = (reason) => pick(REASONS[reason], reason);
+export const extraName = (key) => pick(EXTRAS[key], key);
+export const opennessName = (value) => pick(OPENNESS[value], value);
+export const phaseName = (phase) => pick(PHASES[phase], phase);
+
+document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";

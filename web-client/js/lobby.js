@@ -1,0 +1,324 @@
+// The lobby: the game catalogue, a form to open a table, the live tables to join or watch, and
+// the finished games to replay. Lists refresh every few seconds while the lobby is open.
+
+import * as api from "./api.js";
+import { $, clear, h } from "./dom.js";
+import { getLang, t } from "./i18n.js";
+import { timeAgo, toast } from "./ui.js";
+
+const REFRESH_MS = 4000;
+
+export function gameName(game) {
+  if (!game) return "";
+  return getLang() === "zh" ? game.name_zh : game.name_en;
+}
+
+export function variantOf(game, id) {
+  return game?.variants.find((v) => v.id === id) ?? null;
+}
+
+export function variantName(variant) {
+  if (!variant) return "";
+  return getLang() === "zh" ? variant.name_zh : variant.name_en;
+}
+
+let catalogPromise = null;
+/** The game catalogue, fetched once per page. */
+export function catalog() {
+  catalogPromise ??= api.games().catch((err) => {
+    catalogPromise = null;
+    throw err;
+  });
+  return catalogPromise;
+}
+
+function playersOf(game) {
+  const all = new Set(game.variants.flatMap((v) => v.players));
+  const list = [...all].sort((a, b) => a - b);
+  return list.length > 1 ? `${list[0]}–${list.at(-1)}` : String(list[0]);
+}
+
+/** The first sentence or two of a description: the card's summary. */
+function summary(text) {
+  const parts = text.split(/(?<=[。.!?！？])\s*/);
+  let out = parts[0] ?? text;
+  if (out.length < 40 && parts[1]) out += parts[1];
+  return out;
+}
+
+export function mountLobby(root) {
+  const state = { games: null, live: null, finished: null, chosen: null, error: null };
+  let timer = null;
+  let dead = false;
+
+  const view = h("div.lobby");
+  root.append(view);
+
+  async function load() {
+    const firstLoad = !state.games;
+    try {
+      state.games ??= await catalog();
+      state.chosen ??= state.games[0]?.id ?? null;
+      const [live, finished] = await Promise.all([api.tables("live"), api.tables("finished")]);
+      state.live = live;
+      state.finished = finished;
+      state.error = null;
+    } catch (err) {
+      state.error = err;
+    }
+    if (dead) return;
+    if (firstLoad && state.games) render();
+    else renderLists();
+  }
+
+  function render() {
+    const games = state.games;
+    clear(
+      view,
+      h(
+        "section.hero",
+        null,
+        h("h1", null, t("appName"), h("span.hero-en", null, getLang() === "zh" ? "Paiju" : "牌局")),
+        h("p", null, t("tagline")),
+      ),
+      h(
+        "div.lobby-grid",
+        null,
+        h(
+          "div.lobby-main",
+          null,
+          h("section.panel#catalog", null, h("h2", null, t("games")), games ? renderCatalog(games) : h("p.muted", null, t("loading"))),
+        ),
+        h(
+          "div.lobby-side",
+          null,
+          h("section.panel#create", null, h("h2", null, t("newTable")), games ? renderCreate(games) : null),
+          h("section.panel#live", null, h("h2", null, t("liveTables")), h("div.list#live-list")),
+          h("section.panel#finished", null, h("h2", null, t("finishedTables")), h("div.list#finished-list")),
+        ),
+      ),
+    );
+    renderLists();
+  }
+
+  function renderCatalog(games) {
+    return h(
+      "div.game-cards",
+      null,
+      games.map((game) =>
+        h(
+          "article.game-card",
+          { dataset: { game: game.id } },
+          h(
+            "header",
+            null,
+            h("h3", null, getLang() === "zh" ? game.name_zh : game.name_en),
+            h("span.game-alt", null, getLang() === "zh" ? game.name_en : game.name_zh),
+          ),
+          h(
+            "p.meta",
+            null,
+            h("span", null, getLang() === "zh" ? game.region_zh : game.region_en),
+            h("span", null, t("playersN", { n: playersOf(game) })),
+          ),
+          h("p.summary", null, summary(getLang() === "zh" ? game.description_zh : game.description_en)),
+          h(
+            "ul.variant-chips",
+            null,
+            game.variants.map((v) => h("li", { title: getLang() === "zh" ? v.summary_zh : v.summary_en }, variantName(v))),
+          ),
+          h(
+            "footer",
+            null,
+            h("a.button.ghost", { href: `#/rules/${game.id}` }, t("rules")),
+            h(
+              "button.button",
+              {
+                type: "button",
+                on: {
+                  click: () => {
+                    state.chosen = game.id;
+                    render();
+                    $("#create")?.scrollIntoView({ behavior: "smooth", block: "start" });
+                  },
+                },
+              },
+              t("pickGame"),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function renderCreate(games) {
+    const game = games.find((g) => g.id === state.chosen) ?? games[0];
+    const gameSelect = h(
+      "select#create-game",
+      { name: "game", on: { change: (e) => { state.chosen = e.target.value; render(); } } },
+      games.map((g) => h("option", { value: g.id, selected: g.id === game.id }, `${g.name_zh} ${g.name_en}`)),
+    );
+    const variantSelect = h(
+      "select#create-variant",
+      { name: "variant" },
+      game.variants.map((v) => h("option", { value: v.id }, variantName(v))),
+    );
+    const playersSelect = h("select#create-players", { name: "players" });
+    const variantSummary = h("p.variant-summary");
+    const syncVariant = () => {
+      const v = variantOf(game, variantSelect.value);
+      clear(playersSelect, v.players.map((n) => h("option", { value: n, selected: n === v.players.at(-1) }, t("playersN", { n }))));
+      variantSummary.textContent = getLang() === "zh" ? v.summary_zh : v.summary_en;
+    };
+    variantSelect.addEventListener("change", syncVariant);
+    syncVariant();
+    const name = h("input#create-name", { name: "name", value: api.playerName(), maxLength: 32, autocomplete: "nickname" });
+    const opponents = h(
+      "select#create-opponents",
+      { name: "opponents" },
+      h("option", { value: "bots", selected: true }, t("opponentsBots")),
+      h("option", { value: "wait" }, t("opponentsWait")),
+    );
+    const submit = h("button.button.primary#create-submit", { type: "submit" }, t("createAndSit"));
+    const form = h(
+      "form.create-form",
+      {
+        on: {
+          submit: async (e) => {
+            e.preventDefault();
+            submit.disabled = true;
+            submit.textContent = t("creating");
+            try {
+              api.setPlayerName(name.value);
+              const players = Number(playersSelect.value);
+              const created = await api.createTable(game.id, variantSelect.value, players);
+              if (opponents.value === "bots") {
+                // the bots sit first and you last: your seat completes the table, which deals
+                const others = Array.from({ length: players - 1 }, (_, i) => i + 1);
+                await api.addBots(created.id, others);
+              }
+              const joined = await api.joinSeat(created.id, api.playerName(), 0, api.newSeed());
+              api.saveSeatToken(created.id, joined.seat, joined.token);
+              location.hash = `#/table/${created.id}`;
+            } catch (err) {
+              toast(`${t("errorPrefix")}${getLang() === "zh" ? err.zh ?? err.message : err.en ?? err.message}`, "error");
+              submit.disabled = false;
+              submit.textContent = t("createAndSit");
+            }
+          },
+        },
+      },
+      h("label", null, h("span", null, t("game")), gameSelect),
+      h("label", null, h("span", null, t("variant")), variantSelect),
+      variantSummary,
+      h("label", null, h("span", null, t("players")), playersSelect),
+      h("label", null, h("span", null, t("opponents")), opponents),
+      h("label", null, h("span", null, t("yourName")), name),
+      submit,
+    );
+    return form;
+  }
+
+  function seatChips(tbl) {
+    return h(
+      "ul.seat-chips",
+      null,
+      tbl.seats.map((s) =>
+        h(
+          `li.${s.kind}`,
+          null,
+          s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? `${s.name ?? t("bot")}` : (s.name ?? "?"),
+        ),
+      ),
+    );
+  }
+
+  function gameLabel(tbl) {
+    const game = state.games?.find((g) => g.id === tbl.game);
+    return `${gameName(game) || tbl.game} · ${variantName(variantOf(game, tbl.variant)) || tbl.variant}`;
+  }
+
+  function renderLists() {
+    const live = $("#live-list", view);
+    const finished = $("#finished-list", view);
+    if (!live || !finished) return;
+    if (state.error) {
+      clear(live, h("p.error", null, `${t("errorPrefix")}${getLang() === "zh" ? state.error.zh : state.error.en}`));
+      return;
+    }
+    if (state.live === null) return;
+    clear(
+      live,
+      state.live.length === 0
+        ? h("p.muted", null, t("noLiveTables"))
+        : state.live.map((tbl) => {
+            const mine = api.seatToken(tbl.id);
+            const open = tbl.seats.some((s) => s.kind === "empty");
+            return h(
+              "div.table-row",
+              { dataset: { table: tbl.id, status: tbl.status } },
+              h(
+                "div.row-main",
+                null,
+                h("strong", null, gameLabel(tbl)),
+                h("span.badge", { dataset: { status: tbl.status } }, tbl.status === "open" ? t("statusOpen") : t("statusPlaying")),
+                seatChips(tbl),
+              ),
+              h(
+                "div.row-actions",
+                null,
+                mine ? h("a.button.primary", { href: `#/table/${tbl.id}` }, t("sit")) : null,
+                !mine && open ? h("button.button", { type: "button", on: { click: () => sitAt(tbl) } }, t("sit")) : null,
+                h("a.button.ghost.watch-link", { href: `#/watch/${tbl.id}` }, t("watch")),
+              ),
+            );
+          }),
+    );
+    clear(
+      finished,
+      state.finished.length === 0
+        ? h("p.muted", null, t("noFinishedTables"))
+        : state.finished.slice(0, 20).map((tbl) =>
+            h(
+              "div.table-row",
+              { dataset: { table: tbl.id, status: tbl.status } },
+              h(
+                "div.row-main",
+                null,
+                h("strong", null, gameLabel(tbl)),
+                h("span.muted", null, timeAgo(tbl.finished_at)),
+                h(
+                  "ul.seat-chips",
+                  null,
+                  tbl.seats.map((s, i) =>
+                    h(`li.${s.kind}`, null, `${s.name ?? t("seatN", { n: i + 1 })} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
+                  ),
+                ),
+              ),
+              h("div.row-actions", null, h("a.button.replay-link", { href: `#/replay/${tbl.id}` }, t("replay"))),
+            ),
+          ),
+    );
+  }
+
+  async function sitAt(tbl) {
+    try {
+      const joined = await api.joinSeat(tbl.id, api.playerName(), null, api.newSeed());
+      api.saveSeatToken(tbl.id, joined.seat, joined.token);
+      location.hash = `#/table/${tbl.id}`;
+    } catch (err) {
+      toast(`${t("errorPrefix")}${getLang() === "zh" ? err.zh : err.en}`, "error");
+    }
+  }
+
+  render();
+  load();
+  timer = setInterval(load, REFRESH_MS);
+  return {
+    unmount() {
+      dead = true;
+      clearInterval(timer);
+    },
+    rerender: render,
+  };
+}

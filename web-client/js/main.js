@@ -1,0 +1,102 @@
+// The page: starts the engine worker at once, then routes by the URL's hash.
+//
+//   #/                         the lobby
+//   #/rules/<game>             a game's full rules
+//   #/table/<id>               a table: your seat if this browser holds its token, else watching
+//   #/watch/<id>               a table, watching (a spectator's public view)
+//   #/replay/<id>?step=N&speed=S   a finished game, at step N (a link anyone can open)
+//
+// Hash routes need nothing from the server but index.html, so every link works offline from
+// the running gateway, and a shared replay link opens at its step.
+
+import { suitSprite } from "./cards.js";
+import { $ } from "./dom.js";
+import { engine, onEngine, startEngine } from "./engine.js";
+import { getLang, onLang, setLang, t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountReplay } from "./replay.js";
+import { mountRules } from "./rules.js";
+import { mountTable } from "./table.js";
+
+const ROUTES = [
+  [/^\/?$/, () => mountLobby],
+  [/^\/rules\/([\w-]+)$/, (m) => (el, q) => mountRules(el, m[1], q)],
+  [/^\/table\/([\w-]+)$/, (m) => (el, q) => mountTable(el, m[1], { watch: false, query: q })],
+  [/^\/watch\/([\w-]+)$/, (m) => (el, q) => mountTable(el, m[1], { watch: true, query: q })],
+  [/^\/replay\/([\w-]+)$/, (m) => (el, q) => mountReplay(el, m[1], q)],
+];
+
+let current = null; // {unmount, rerender}
+let currentPath = null;
+
+export function parseHash() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, query = ""] = raw.split("?");
+  return { path, query: new URLSearchParams(query) };
+}
+
+function route() {
+  const { path, query } = parseHash();
+  if (current && path === currentPath && current.onQuery) {
+    current.onQuery(query); // the same page, another step: no remount
+    return;
+  }
+  current?.unmount?.();
+  current = null;
+  currentPath = path;
+  const app = $("#app");
+  app.replaceChildren();
+  window.scrollTo(0, 0);
+  for (const [pattern, make] of ROUTES) {
+    const match = path.match(pattern);
+    if (match) {
+      current = make(match)(app, query) ?? null;
+      document.body.dataset.route = path.split("/")[1] || "lobby";
+      return;
+    }
+  }
+  location.hash = "#/";
+}
+
+function renderChrome() {
+  $("#brand-name").textContent = t("appName");
+  $("#nav-lobby").textContent = t("lobby");
+  const button = $("#lang-switch");
+  button.textContent = t("langSwitch");
+  button.title = t("langSwitchTitle");
+  renderEngine(engine);
+}
+
+function renderEngine(state) {
+  const el = $("#engine-status");
+  el.dataset.stage = state.stage;
+  const text = {
+    idle: t("engineIdle"),
+    pyodide: t("enginePyodide"),
+    wheel: t("engineWheel"),
+    ready: t("engineReady"),
+    failed: t("engineFailed"),
+  }[state.stage];
+  el.textContent = text;
+  el.title = state.stage === "failed" ? String(state.detail) : state.python ? `Python ${state.python}` : "";
+  document.body.dataset.engine = state.stage;
+}
+
+function boot() {
+  document.body.prepend(suitSprite());
+  $("#lang-switch").addEventListener("click", () => setLang(getLang() === "zh" ? "en" : "zh"));
+  onLang(() => {
+    renderChrome();
+    current?.rerender?.();
+  });
+  onEngine(renderEngine);
+  renderChrome();
+  startEngine().catch((err) => console.error("the engine failed to start:", err.message));
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+// For tests and the bench: what the page knows about its engine.
+window.paiju = { engine };
+
+boot();

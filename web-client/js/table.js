@@ -1,0 +1,751 @@
+// A live table: your seat (when this browser holds the seat's token) or a spectator's view.
+//
+// The WebSocket /ws/tables/<id> sends a `state` frame with this client's own view after every
+// event (a spectator's view holds no hidden card). A seat's view goes to the engine worker, which
+// rebuilds the seat's state from it (paiju.client.state_from_view) and checks every selection
+// with the rules' own `decide` before anything is sent: the play button is enabled only for a
+// legal play, and an illegal selection shows the engine's reason. The server stays the
+// authority: a refused command is shown and the view is resynchronised (a `sync` frame).
+
+import * as api from "./api.js";
+import { PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
+import { cardEl } from "./cards.js";
+import { $$, clear, h } from "./dom.js";
+import { engine, onEngine, SeatEngine } from "./engine.js";
+import { both, kindName, t } from "./i18n.js";
+import { catalog, gameName, variantName, variantOf } from "./lobby.js";
+import { copyText, toast } from "./ui.js";
+
+const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
+let commandCounter = 0;
+function commandId() {
+  commandCounter += 1;
+  const rand = Math.floor(Math.random() * 0xffffffff).toString(36);
+  return `c-${Date.now().toString(36)}-${rand}-${commandCounter}`;
+}
+
+export function mountTable(root, tableId, { watch = false } = {}) {
+  const s = {
+    meta: null,
+    game: null,
+    config: null,
+    token: watch ? null : api.seatToken(tableId),
+    seat: null, // my seat, once the server has welcomed the token
+    view: null,
+    serverMoves: null,
+    moves: [], // the engine worker's legal moves for my seat
+    hand: [], // my hand in display order
+    selected: new Set(), // indices into s.hand
+    sortMode: localStorage.getItem("paiju.sort") || "rank",
+    check: null, // the worker's verdict on the selection
+    checkSeq: 0,
+    passCheck: null,
+    pending: null, // the id of a command awaiting the server's answer
+    hintIndex: -1,
+    message: null, // {kind, text} under the controls
+    memory: new PlayMemory(),
+    turnSince: Date.now(),
+    over: null,
+    dismissedHand: null,
+    ws: null,
+    connected: false,
+    dead: false,
+    retry: 0,
+    frames: 0,
+    resyncing: false,
+    openHands: null,
+    ordered: false, // my hand has been put in the game's order by the engine
+    settled: true,
+    sentFrame: null, // the pending command's frame, for a retry with the same id
+    retries: 0,
+  };
+  let seatEngine = null;
+  let queue = Promise.resolve();
+  let waitingTimer = null;
+  const clocks = startClocks();
+
+  // --- the page's fixed parts ------------------------------------------------------------------
+  const title = h("h1.table-title");
+  const sub = h("p.table-sub");
+  const conn = h("span.conn", { role: "status" });
+  const head = h(
+    "div.table-head",
+    null,
+    h("a.back", { href: "#/" }, `← ${t("backToLobby")}`),
+    h("div.table-heading", null, title, sub),
+    conn,
+  );
+  const waiting = h("section.waiting-panel#waiting");
+  const boardHost = h("div.board-host#board");
+  const sheetHost = h("div.sheet-host");
+  const page = h("div.table-page", { dataset: { table: tableId, mode: watch ? "watch" : "seat" } }, head, waiting, boardHost, sheetHost);
+  root.append(page);
+
+  // my hand and controls live across renders (the selection must survive a re-render)
+  const handEl = h("div.hand#hand", { role: "group", "aria-label": "hand" });
+  const playBtn = h("button.button.primary#play", { type: "button", disabled: true }, t("play"));
+  const passBtn = h("button.button#pass", { type: "button", disabled: true }, t("pass"));
+  const hintBtn = h("button.button#hint", { type: "button", disabled: true }, t("hint"));
+  const clearBtn = h("button.button.ghost#clear", { type: "button", disabled: true }, t("clear"));
+  const sortBtn = h("button.button.ghost.small#sort", { type: "button" });
+  const reasonEl = h("p.reason#reason", { role: "status", "aria-live": "polite" });
+  const controls = h("div.controls", null, passBtn, hintBtn, clearBtn, playBtn);
+  const mySlot = h("div.my-slot", null, handEl, h("div.controls-row", null, sortBtn, controls), reasonEl);
+
+  playBtn.addEventListener("click", () => send(s.check?.command));
+  passBtn.addEventListener("click", () => {
+    if (!send({ type: "pass", seat: s.seat })) return;
+    s.selected.clear(); // a pass leaves the hand as it was: start the next turn afresh
+    s.hintIndex = -1;
+    paintSelection();
+  });
+  hintBtn.addEventListener("click", hint);
+  clearBtn.addEventListener("click", () => {
+    s.selected.clear();
+    s.hintIndex = -1;
+    selectionChanged();
+  });
+  sortBtn.addEventListener("click", async () => {
+    s.sortMode = s.sortMode === "rank" ? "count" : "rank";
+    localStorage.setItem("paiju.sort", s.sortMode);
+    const chosen = selectedCodes();
+    await orderHand(s.view?.hand ?? []);
+    reselect(chosen);
+    renderHand();
+    renderControls();
+  });
+  setupDrag();
+
+  // --- loading the table ------------------------------------------------------------------------
+  async function start() {
+    try {
+      const [meta, games] = await Promise.all([api.table(tableId), catalog()]);
+      s.meta = meta;
+      s.game = games.find((g) => g.id === meta.game) ?? null;
+      s.config = { game: meta.game, variant: meta.variant, players: meta.players, options: meta.options };
+    } catch (err) {
+      clear(boardHost, h("p.error.big", null, err.code === "table_not_found" ? t("tableNotFound") : `${t("errorPrefix")}${both(err)}`));
+      return;
+    }
+    if (s.dead) return;
+    seatEngine = new SeatEngine(`table:${tableId}`, s.config);
+    seatEngine.started.catch(() => {});
+    renderHead();
+    renderWaiting();
+    connect();
+  }
+
+  function connect() {
+    if (s.dead) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
+    s.ws = ws;
+    conn.textContent = t("connecting");
+    conn.dataset.state = "connecting";
+    ws.onopen = () => {
+      s.connected = true;
+      s.retry = 0;
+      conn.textContent = "";
+      conn.dataset.state = "open";
+      if (s.token) ws.send(JSON.stringify({ type: "hello", token: s.token.token }));
+    };
+    ws.onmessage = (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      queue = queue.then(() => onFrame(frame)).catch((err) => console.error("frame", frame?.type, err));
+    };
+    ws.onclose = () => {
+      s.connected = false;
+      if (s.dead || s.ws !== ws) return;
+      if (s.over) return; // a finished table closes quietly
+      conn.textContent = t("disconnected");
+      conn.dataset.state = "closed";
+      s.pending = null;
+      const delay = Math.min(1000 * 2 ** s.retry, 10000);
+      s.retry += 1;
+      setTimeout(connect, delay);
+    };
+  }
+
+  function sendFrame(frame) {
+    if (s.ws?.readyState === WebSocket.OPEN) {
+      s.ws.send(JSON.stringify(frame));
+      return true;
+    }
+    return false;
+  }
+
+  // --- frames from the server ---------------------------------------------------------------------
+  async function onFrame(frame) {
+    if (s.dead) return;
+    s.frames += 1;
+    switch (frame.type) {
+      case "welcome":
+        // a socket starts as a spectator; after our hello the server welcomes us to our seat
+        s.seat = frame.seat;
+        return;
+      case "state":
+        await onState(frame);
+        return;
+      case "ack":
+        if (frame.id === s.pending) {
+          s.pending = null;
+          renderControls();
+        }
+        return;
+      case "error":
+        onError(frame);
+        return;
+      case "over":
+        s.over = frame;
+        renderSheet();
+        return;
+      default:
+        return;
+    }
+  }
+
+  function onError(frame) {
+    const reason = both(frame);
+    if (frame.id && frame.id === s.pending && RETRY.has(frame.code) && s.retries < 3) {
+      // the table was busy: the same command with the same id is appended at most once
+      s.retries += 1;
+      const again = s.sentFrame;
+      setTimeout(() => {
+        if (s.pending === again.id) sendFrame(again);
+      }, 300 * s.retries);
+      return;
+    }
+    if (frame.id && frame.id === s.pending) {
+      s.pending = null;
+      s.message = { kind: "error", text: t("refused", { reason }), code: frame.code };
+      toast(t("refused", { reason }), "error");
+      s.resyncing = true;
+      sendFrame({ type: "sync" }); // the server's view wins: ask for it again
+      renderControls();
+      return;
+    }
+    if (frame.code === "unauthorized" && s.token) {
+      s.token = null; // a stale token: watch instead
+      toast(reason, "error");
+      return;
+    }
+    toast(reason, "error");
+  }
+
+  async function onState(frame) {
+    const view = frame.view;
+    const previous = s.view;
+    s.view = view;
+    s.serverMoves = frame.moves ?? null;
+    // between the events of one command (the last card played, the score not yet applied) the
+    // state is not settled: show it, but act only on a settled one
+    s.settled = frame.settled !== false;
+    s.seat = view.seat;
+    s.memory.update(view);
+    if (!previous || previous.turn !== view.turn || previous.phase !== view.phase || previous.hand_no !== view.hand_no) {
+      s.turnSince = Date.now();
+    }
+    const handChanged = !previous || JSON.stringify(previous.hand) !== JSON.stringify(view.hand);
+    if (handChanged) {
+      s.selected.clear();
+      s.hintIndex = -1;
+    }
+    if (view.phase === "play" && view.turn !== previous?.turn) s.hintIndex = -1;
+    if (s.resyncing) {
+      s.resyncing = false; // keep the refusal on show, and say the view is the server's again
+      s.message = { ...s.message, text: `${s.message?.text ?? ""} · ${t("resynced")}`, keep: true };
+    } else if (s.message?.keep) {
+      s.message = { ...s.message, keep: false }; // until the next event
+    } else if (previous && previous.version !== view.version) {
+      s.message = null;
+    }
+    if ((view.counts?.length ?? 0) > 0 && s.meta?.status === "open") refreshMeta(); // dealt: who sits where now
+    await engineWork(view, handChanged);
+    if (s.view !== view) return; // a newer frame is being handled
+    renderAll();
+    await validate();
+  }
+
+  /** The engine's part of a frame: rebuild my state from the view, list my legal moves, order
+   * my hand the game's way. Until the engine is ready the frame is shown as it came (unordered,
+   * nothing playable); when it becomes ready, the latest view goes through here again. */
+  async function engineWork(view, handChanged) {
+    s.moves = [];
+    s.passCheck = null;
+    if (!seatEngine || engine.stage !== "ready") {
+      s.hand = view.hand ? [...view.hand] : [];
+      s.openHands = view.hands ?? null;
+      return;
+    }
+    try {
+      if (view.hand && (handChanged || s.hand.length !== view.hand.length || !s.ordered)) {
+        await orderHand(view.hand);
+        s.ordered = true;
+      }
+      if (!view.hand) s.hand = [];
+      if (view.hands) s.openHands = await Promise.all(view.hands.map((cards) => seatEngine.order(cards)));
+      else s.openHands = null;
+      if (view.seat !== null) {
+        const info = await seatEngine.view(view);
+        s.moves = info.moves;
+        if (s.settled) crossCheck(info.moves, s.serverMoves);
+        if (isMyTurn()) s.passCheck = await seatEngine.check(null);
+      }
+    } catch (err) {
+      console.error("engine:", err.message);
+    }
+  }
+
+  // the engine became ready after the first frames: put the latest view through it now
+  const stopEngineWatch = onEngine((state) => {
+    if (state.stage !== "ready" || !s.view || s.ordered) return;
+    queue = queue
+      .then(async () => {
+        const view = s.view;
+        await engineWork(view, true);
+        if (s.view !== view || s.dead) return;
+        renderAll();
+        await validate();
+      })
+      .catch((err) => console.error("engine:", err.message));
+  });
+
+  /** The worker's legal moves must be the server's: both come from the same view. */
+  function crossCheck(mine, theirs) {
+    if (!theirs) return;
+    const key = (list) => list.map((m) => JSON.stringify(m)).sort().join("|");
+    if (key(mine) !== key(theirs)) {
+      console.error("the engine worker and the server disagree on the legal moves", { mine, theirs });
+    }
+  }
+
+  async function orderHand(cards) {
+    try {
+      s.hand = await seatEngine.order(cards, s.sortMode);
+    } catch (err) {
+      s.hand = [...cards];
+    }
+  }
+
+  // --- selection, validation, hints -----------------------------------------------------------------
+  function isMyTurn() {
+    return !!s.view && s.settled && s.view.phase === "play" && s.seat !== null && s.view.turn === s.seat;
+  }
+
+  function selectedCodes() {
+    return [...s.selected].sort((a, b) => a - b).map((i) => s.hand[i]);
+  }
+
+  function reselect(codes) {
+    s.selected.clear();
+    const used = new Set();
+    for (const code of codes) {
+      const i = s.hand.findIndex((c, j) => c === code && !used.has(j));
+      if (i >= 0) {
+        used.add(i);
+        s.selected.add(i);
+      }
+    }
+  }
+
+  function selectionChanged() {
+    paintSelection();
+    validate();
+  }
+
+  async function validate() {
+    const seq = ++s.checkSeq;
+    const cards = selectedCodes();
+    if (!isMyTurn() || cards.length === 0 || !seatEngine) {
+      s.check = null;
+      renderControls();
+      return;
+    }
+    if (engine.stage !== "ready") {
+      s.check = { ok: false, error: null, loading: true };
+      renderControls();
+      return;
+    }
+    const result = await seatEngine.check(cards);
+    if (seq !== s.checkSeq) return; // a newer selection is being checked
+    s.check = result;
+    renderControls();
+  }
+
+  function hint() {
+    const plays = s.moves.filter((m) => m.type === "play");
+    if (!plays.length) {
+      s.message = { kind: "info", text: t("noPlays") };
+      renderControls();
+      return;
+    }
+    s.hintIndex = (s.hintIndex + 1) % plays.length;
+    reselect(plays[s.hintIndex].cards);
+    s.message = null;
+    selectionChanged();
+  }
+
+  function send(command) {
+    if (!command || !isMyTurn() || s.pending) return false;
+    const id = commandId();
+    const frame = { type: "command", id, command };
+    if (!sendFrame(frame)) return false;
+    s.pending = id;
+    s.sentFrame = frame;
+    s.retries = 0;
+    s.message = { kind: "info", text: t("sending") };
+    renderControls();
+    return true;
+  }
+
+  function setupDrag() {
+    // click toggles one card; pressing on a card and dragging across others gives them all the
+    // state the first card took (a run is selected in one stroke)
+    let drag = null;
+    const indexAt = (x, y) => {
+      const el = document.elementFromPoint(x, y)?.closest?.(".card[data-index]");
+      return el && handEl.contains(el) ? Number(el.dataset.index) : null;
+    };
+    handEl.addEventListener("pointerdown", (e) => {
+      const i = indexAt(e.clientX, e.clientY);
+      if (i === null || e.button > 0) return;
+      e.preventDefault();
+      const mode = !s.selected.has(i);
+      drag = { start: i, mode, base: new Set(s.selected), last: i };
+      applyDrag(i);
+      handEl.setPointerCapture?.(e.pointerId);
+    });
+    handEl.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const i = indexAt(e.clientX, e.clientY);
+      if (i === null || i === drag.last) return;
+      drag.last = i;
+      applyDrag(i);
+    });
+    const end = () => {
+      if (!drag) return;
+      drag = null;
+      s.hintIndex = -1;
+      selectionChanged();
+    };
+    handEl.addEventListener("pointerup", end);
+    handEl.addEventListener("pointercancel", end);
+    function applyDrag(i) {
+      s.selected = new Set(drag.base);
+      const [lo, hi] = drag.start <= i ? [drag.start, i] : [i, drag.start];
+      for (let k = lo; k <= hi; k++) {
+        if (drag.mode) s.selected.add(k);
+        else s.selected.delete(k);
+      }
+      paintSelection();
+    }
+    handEl.addEventListener("keydown", (e) => {
+      const el = e.target.closest?.(".card[data-index]");
+      if (!el || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      const i = Number(el.dataset.index);
+      if (s.selected.has(i)) s.selected.delete(i);
+      else s.selected.add(i);
+      selectionChanged();
+    });
+  }
+
+  // --- rendering ---------------------------------------------------------------------------------
+  function names() {
+    return (s.meta?.seats ?? []).map((seat) => seat.name ?? null);
+  }
+
+  function ctx() {
+    return {
+      view: s.view,
+      config: s.config,
+      me: s.seat,
+      bottom: s.seat ?? 0,
+      names: names(),
+      kinds: (s.meta?.seats ?? []).map((seat) => seat.kind),
+      openHands: s.view?.hands ? s.openHands : null,
+      memory: s.memory,
+      turnSince: s.turnSince,
+      mySlot: s.seat !== null ? mySlot : null,
+      waiting: s.meta?.status === "open",
+    };
+  }
+
+  function renderHead() {
+    const variant = variantOf(s.game, s.config?.variant);
+    title.textContent = `${gameName(s.game) || s.config?.game || ""} · ${variantName(variant)}`;
+    const bits = [];
+    if (s.view?.hand_no) bits.push(t("handNo", { n: s.view.hand_no }));
+    bits.push(`${t("table")} ${tableId.slice(0, 8)}`);
+    if (s.seat === null) bits.push(t("spectating"));
+    clear(
+      sub,
+      bits.join(" · "),
+      " ",
+      h(
+        "button.linkish",
+        {
+          type: "button",
+          on: {
+            click: async () => {
+              const ok = await copyText(`${location.origin}/#/watch/${tableId}`);
+              if (ok) toast(t("copied"));
+            },
+          },
+        },
+        t("shareTable"),
+      ),
+    );
+    page.dataset.seat = s.seat ?? "";
+  }
+
+  function renderWaiting() {
+    const dealt = (s.view?.counts?.length ?? 0) > 0;
+    if (s.meta?.status !== "open" || dealt) {
+      waiting.hidden = true;
+      clearInterval(waitingTimer);
+      waitingTimer = null;
+      return;
+    }
+    waiting.hidden = false;
+    const seats = s.meta?.seats ?? [];
+    const empty = seats.filter((seat) => seat.kind === "empty").map((seat) => seat.seat);
+    clear(
+      waiting,
+      h("h2", null, t("waitingPlayers")),
+      h("p.muted", null, t("waitingHint")),
+      h(
+        "ul.waiting-seats",
+        null,
+        seats.map((seat) =>
+          h(
+            `li.${seat.kind}`,
+            { dataset: { seat: seat.seat } },
+            h("span.avatar", null, String(seat.seat + 1)),
+            h("span", null, seat.kind === "empty" ? t("emptySeat") : seatName({ names: names(), me: s.seat }, seat.seat)),
+            seat.kind === "bot" ? h("span.badge.bot", null, t("bot")) : null,
+            seat.kind === "empty" && s.seat === null && !watch
+              ? h("button.button.small", { type: "button", on: { click: () => sit(seat.seat) } }, t("sitHere"))
+              : null,
+          ),
+        ),
+      ),
+      empty.length
+        ? h("button.button.primary#fill-bots", { type: "button", on: { click: fillBots } }, t("fillBots"))
+        : null,
+    );
+    if (!waitingTimer) waitingTimer = setInterval(refreshMeta, 1500);
+  }
+
+  async function refreshMeta() {
+    try {
+      s.meta = await api.table(tableId);
+    } catch {
+      return;
+    }
+    if (s.dead) return;
+    renderWaiting();
+    if (s.view) renderAll();
+  }
+
+  async function fillBots(e) {
+    e.target.disabled = true;
+    try {
+      await api.addBots(tableId);
+      await refreshMeta();
+    } catch (err) {
+      toast(both(err), "error");
+      e.target.disabled = false;
+    }
+  }
+
+  async function sit(seat) {
+    try {
+      const joined = await api.joinSeat(tableId, api.playerName(), seat, api.newSeed());
+      api.saveSeatToken(tableId, joined.seat, joined.token);
+      s.token = { seat: joined.seat, token: joined.token };
+      sendFrame({ type: "hello", token: joined.token });
+      await refreshMeta();
+    } catch (err) {
+      toast(both(err), "error");
+    }
+  }
+
+  function renderAll() {
+    if (!s.view) return;
+    renderHead();
+    renderWaiting();
+    renderBoard(boardHost, ctx());
+    renderHand();
+    renderControls();
+    renderSheet();
+    document.body.dataset.myTurn = isMyTurn() ? "1" : "";
+  }
+
+  function renderHand() {
+    const n = s.hand.length;
+    handEl.style.setProperty("--n", String(Math.max(n, 1)));
+    clear(
+      handEl,
+      s.hand.map((code, i) => {
+        const el = cardEl(code, "in-hand");
+        el.dataset.index = String(i);
+        el.tabIndex = 0;
+        el.setAttribute("role", "button");
+        return el;
+      }),
+    );
+    paintSelection();
+  }
+
+  function paintSelection() {
+    for (const el of $$(".card[data-index]", handEl)) {
+      const on = s.selected.has(Number(el.dataset.index));
+      el.classList.toggle("selected", on);
+      el.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    clearBtn.disabled = s.selected.size === 0;
+  }
+
+  function renderControls() {
+    playBtn.textContent = t("play");
+    passBtn.textContent = t("pass");
+    hintBtn.textContent = t("hint");
+    clearBtn.textContent = t("clear");
+    sortBtn.textContent = s.sortMode === "rank" ? t("sortCount") : t("sortRank");
+    const mine = isMyTurn();
+    const ready = engine.stage === "ready";
+    const canPass = mine && s.moves.some((m) => m.type === "pass");
+    playBtn.disabled = !(mine && ready && !s.pending && s.check?.ok === true);
+    passBtn.disabled = !(mine && ready && !s.pending && canPass);
+    passBtn.title = mine && !canPass && s.passCheck?.error ? both(s.passCheck.error) : "";
+    hintBtn.disabled = !(mine && ready && !s.pending);
+    clearBtn.disabled = s.selected.size === 0;
+    mySlot.dataset.turn = mine ? "1" : "";
+    // the line under the controls: a refusal, the engine's reason, or what to do
+    let text = "";
+    let kind = "info";
+    let code = "";
+    if (s.message) {
+      ({ text, kind } = s.message);
+      code = s.message.code ?? "";
+    } else if (mine && !ready) {
+      text = t("engineLoadingCheck");
+    } else if (mine && s.check && s.check.ok === false && s.check.error) {
+      text = both(s.check.error);
+      kind = "error";
+      code = s.check.error.code;
+    } else if (mine && s.check?.ok) {
+      kind = "ok";
+      text = t("legalPlay", { kind: s.check.kind ? kindName(s.check.kind) : t("play") });
+    } else if (mine) {
+      text = s.moves.some((m) => m.type === "play") ? t("selectCards") : t("noPlays");
+    }
+    reasonEl.textContent = text;
+    reasonEl.dataset.kind = kind;
+    reasonEl.dataset.code = code;
+  }
+
+  function renderSheet() {
+    const view = s.view;
+    if (!view) return;
+    const ended = view.last_hand && (view.phase !== "play" && view.phase !== "seeding");
+    const final = view.phase === "over" || !!s.over;
+    const handNo = view.last_hand?.hand_no;
+    if (!ended || (!final && s.dismissedHand === handNo)) {
+      clear(sheetHost);
+      sheetHost.hidden = true;
+      return;
+    }
+    const buttons = final
+      ? [
+          h("a.button.primary#open-replay", { href: `#/replay/${tableId}` }, t("viewReplay")),
+          h("a.button", { href: "#/" }, t("backToLobby")),
+        ]
+      : [
+          h("button.button.primary", { type: "button", on: { click: () => { s.dismissedHand = handNo; renderSheet(); } } }, t("continue")),
+        ];
+    const sheet = scoreSheet({ ...ctx(), view: { ...view, hands: s.openHands ?? view.hands } }, { final, actions: buttons });
+    sheetHost.hidden = false;
+    clear(sheetHost, h("div.sheet-backdrop", null, sheet));
+  }
+
+  start();
+
+  function rerender() {
+    renderHead();
+    renderWaiting();
+    if (s.view) renderAll();
+  }
+
+  // for the end-to-end tests and the bench: what the page holds, and a way to time checks
+  window.paiju.table = {
+    get state() {
+      return {
+        seat: s.seat,
+        view: s.view,
+        moves: s.moves,
+        hand: s.hand,
+        frames: s.frames,
+        pending: s.pending,
+        settled: s.settled,
+        connected: s.connected,
+        check: s.check,
+      };
+    },
+    /** Send a command without the local check, as a stale or tampered client would: the
+     * server is the authority, and the page must show its refusal and resynchronise. */
+    sendUnchecked(command) {
+      const id = commandId();
+      const frame = { type: "command", id, command };
+      if (!sendFrame(frame)) return null;
+      s.pending = id;
+      s.sentFrame = frame;
+      s.retries = 0;
+      renderControls();
+      return id;
+    },
+    async benchValidate(count = 200) {
+      const roundTrip = [];
+      const worker = [];
+      const updates = [];
+      const hand = s.hand;
+      for (let i = 0; i < Math.min(count, 100); i++) {
+        const t0 = performance.now();
+        await seatEngine.view(s.view); // a frame's work: rebuild the state, list the legal moves
+        updates.push(performance.now() - t0);
+      }
+      const started = performance.now();
+      for (let i = 0; i < count; i++) {
+        const size = 1 + (i % Math.min(5, hand.length));
+        const start = (i * 7) % hand.length;
+        const cards = Array.from({ length: size }, (_, k) => hand[(start + k * 3) % hand.length]);
+        const unique = [...new Set(cards)];
+        const t0 = performance.now();
+        const out = await seatEngine.check(unique);
+        roundTrip.push(performance.now() - t0);
+        worker.push(out.us / 1000);
+      }
+      return { roundTrip, worker, updates, totalMs: performance.now() - started };
+    },
+  };
+
+  return {
+    unmount() {
+      s.dead = true;
+      stopEngineWatch();
+      clearInterval(clocks);
+      clearInterval(waitingTimer);
+      s.ws?.close();
+      seatEngine?.drop();
+      delete window.paiju.table;
+      document.body.dataset.myTurn = "";
+    },
+    rerender,
+  };
+}
