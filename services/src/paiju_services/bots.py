@@ -129,7 +129,9 @@ class BotService:
                 unavailable="unavailable",
             )
             await self.tokens_kv.put(f"{req.table}.{joined.seat}", joined.token.encode())
-            self.seats.setdefault(req.table, {})[joined.seat] = joined.token
+            # no local note of the seat here: a partial note (the first bot of two) would pass for
+            # the table's full list when the last join deals; _bot_seats reads the directory
+            self.seats.pop(req.table, None)
             taken.append(joined.seat)
             log(logger, "bot seated", table=req.table, seat=joined.seat)
         return SeatsFilled(seats=taken)
