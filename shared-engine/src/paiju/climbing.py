@@ -243,6 +243,8 @@ class ClimbingGame(TableGame[C]):
             else {
                 "seat": state.lead_seat,
                 "kind": lead.kind,
+                "key": lead.key,
+                "size": lead.size,
                 "cards": card_codes(state.actions[state.lead_seat or 0] or ()),
             },
             "actions": [None if a is None else card_codes(a) for a in state.actions],
