@@ -1,0 +1,48 @@
+"""大北 and 条数 in the browser, with no code of their own in the client: a new player creates a
+four-seat table in the lobby, plays a whole hand by clicking (the ♦4 opening of 大北 included) and
+reaches the hand's score sheet."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from e2e.conftest import WIDTHS, Browsers
+from e2e.stack import Stack
+from e2e.test_play import Played, my_turn_or_end, take_turn, totals_of
+
+
+@pytest.mark.parametrize("game", ["dabei", "tiaoshu"])
+def test_a_hand_of_each_beihai_game_is_played_in_the_browser(
+    browser: Any, stack: Stack, game: str
+) -> None:
+    people = Browsers(browser, stack)
+    try:
+        page, player = people.page(WIDTHS["desktop"])
+        page.goto(stack.url)
+        page.wait_for_selector(f".game-card[data-game='{game}']")
+        page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
+        page.select_option("#create-game", game)
+        page.select_option("#create-variant", "beihai")
+        page.select_option("#create-players", "4")
+        page.select_option("#create-opponents", "bots")
+        page.click("#create-submit")
+        page.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
+        table = page.url.rsplit("/", 1)[1]
+        page.wait_for_function("document.querySelectorAll('#hand .card').length === 13")
+        record = Played(table, player, player, 0.0)
+        while my_turn_or_end(page) == "turn":
+            take_turn(page, record)
+        assert record.turns >= 1
+        if game == "dabei":  # a one-hand match: the final sheet stays on the page
+            totals = totals_of(page)
+            assert len(totals) == 4 and sum(totals) == 0
+        # the hand's score sheet, as the page's own view holds it (条数 goes on to its next hand)
+        last = page.evaluate("window.paiju.table.state.view.last_hand")
+        assert last["type"] == "hand_ended" and last["hand_no"] == 1
+        assert len(last["scores"]) == 4 and sum(last["scores"]) == 0  # 大北 may end in a draw
+        player.assert_clean()
+    finally:
+        people.close()
