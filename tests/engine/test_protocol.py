@@ -84,3 +84,12 @@ def test_the_catalogue_lists_each_game_with_variants_players_and_descriptions() 
         api.make_config("guanpai", "boke", players=2)
     with pytest.raises(ValueError):
         api.make_config("guanpai", "boke", options={"no_such_option": 1})
+
+
+def test_table_options_are_checked_against_their_types() -> None:
+    assert api.make_config("guanpai", "boke", options={"plane_wings": [2]}).options.plane_wings == (
+        2,
+    )
+    for bad in ({"hands": "2"}, {"must_beat": 1}, {"dingda": "sometimes"}, {"removed": [3]}):
+        with pytest.raises(ValueError):
+            api.make_config("guanpai", "boke", options=bad)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from paiju import fairness
 from paiju.cards import Card, Hand, card_codes
@@ -137,8 +138,12 @@ class TableGame(Generic[S]):
 
     # --- hooks a game fills in ---------------------------------------------------------------
 
-    def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> Any:
+    def variant_options(self, variant: str) -> Any:
+        """The options dataclass a variant presets."""
         raise NotImplementedError
+
+    def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> Any:
+        return apply_options(self.variant_options(variant), overrides)
 
     def pack(self, config: Config) -> Hand:
         """The cards dealt from, sorted."""
@@ -344,6 +349,43 @@ def copy_with(state: S, changes: dict[str, Any]) -> S:
     for name in names:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
     return new
+
+
+OptionsT = TypeVar("OptionsT")
+
+
+def apply_options(base: OptionsT, overrides: Mapping[str, Any]) -> OptionsT:
+    """An options dataclass with ``overrides`` applied, each checked against its field's type
+    (JSON lists become tuples).
+
+    Raises:
+        ValueError: an unknown option, or a value of the wrong type or outside its choices.
+    """
+    hints = typing.get_type_hints(type(base))
+    known = {f.name for f in dataclasses.fields(base)}  # type: ignore[arg-type]
+    unknown = set(overrides) - known
+    if unknown:
+        raise ValueError(f"unknown options: {sorted(unknown)}")
+    fixed = {name: _checked_option(name, hints[name], value) for name, value in overrides.items()}
+    return dataclasses.replace(base, **fixed)  # type: ignore[type-var]
+
+
+def _checked_option(name: str, hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        if value not in typing.get_args(hint):
+            raise ValueError(f"option {name} must be one of {typing.get_args(hint)}")
+        return value
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, item) and not isinstance(v, bool) for v in value
+        ):
+            raise ValueError(f"option {name} must be a list of {item.__name__}")
+        return tuple(value)
+    if not isinstance(value, int) or isinstance(value, bool) != (hint is bool):
+        raise ValueError(f"option {name} must be {hint.__name__}, not {value!r}")
+    return value
 
 
 def _check_seed(seed: str) -> None:

@@ -25,9 +25,7 @@ rank alone (a triple, 葫芦, 铁枝) has ``place * 4``:
 
 from __future__ import annotations
 
-import dataclasses
-import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any, ClassVar, Literal, TypeVar
@@ -239,8 +237,8 @@ class BeihaiGame(ClimbingGame[S]):
 
     options_type: ClassVar[type[BeihaiRules]] = BeihaiRules
 
-    def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> Any:
-        return make_options(self.options_type, overrides)
+    def variant_options(self, variant: str) -> Any:
+        return self.options_type()
 
     def pack(self, config: Config) -> Hand:
         return build_deck()
@@ -259,30 +257,6 @@ class BeihaiGame(ClimbingGame[S]):
         return generate(state.config.options, state.hands[seat], state.lead)
 
 
-OptionsT = TypeVar("OptionsT", bound=BeihaiRules)
-
-
-def make_options(options_type: type[OptionsT], overrides: Mapping[str, Any]) -> OptionsT:
-    """The options dataclass with ``overrides`` applied, each checked against its field's type.
-
-    Raises:
-        ValueError: an unknown option, or a value of the wrong type or outside its choices.
-    """
-    hints = typing.get_type_hints(options_type)
-    known = {f.name for f in dataclasses.fields(options_type)}
-    unknown = set(overrides) - known
-    if unknown:
-        raise ValueError(f"unknown options: {sorted(unknown)}")
-    for name, value in overrides.items():
-        hint = hints[name]
-        if typing.get_origin(hint) is Literal:
-            if value not in typing.get_args(hint):
-                raise ValueError(f"option {name} must be one of {typing.get_args(hint)}")
-        elif not isinstance(value, int) or isinstance(value, bool) != (hint is bool):
-            raise ValueError(f"option {name} must be {hint.__name__}, not {value!r}")
-    return dataclasses.replace(options_type(), **overrides)
-
-
 __all__ = [
     "FIVE_KINDS",
     "FIVE_ORDER",
@@ -296,6 +270,5 @@ __all__ = [
     "beats",
     "combo_of",
     "generate",
-    "make_options",
     "power",
 ]

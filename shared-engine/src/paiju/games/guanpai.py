@@ -9,7 +9,7 @@ legal move per distinct play up to suits.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, ClassVar, Literal
@@ -65,36 +65,25 @@ class GuanpaiOptions:
     hands: int = 1
 
 
+MAINSTREAM = GuanpaiOptions(
+    removed=("2H", "2C", "2D", "AS"),
+    first_lead=SPADE_LADDER,
+    later_lead="winner",
+    plane_wings=(),
+    four_two=False,
+    trio_single_last=False,
+    last_triple_as_trio_pair=False,
+    quad_bomb="with_kicker",
+    aaa_bomb="with_kicker",
+    must_beat=False,
+    dingda="off",
+)
 VARIANT_OPTIONS: dict[str, GuanpaiOptions] = {
     "boke": GuanpaiOptions(),
-    "mainstream": GuanpaiOptions(
-        removed=("2H", "2C", "2D", "AS"),
-        first_lead=SPADE_LADDER,
-        later_lead="winner",
-        plane_wings=(),
-        four_two=False,
-        trio_single_last=False,
-        last_triple_as_trio_pair=False,
-        quad_bomb="with_kicker",
-        aaa_bomb="with_kicker",
-        must_beat=False,
-        dingda="off",
-    ),
-    "suzhou": GuanpaiOptions(
-        removed=("2H", "2C", "2D", "AS"),
-        first_lead=SPADE_LADDER,
-        later_lead="winner",
-        straight_low_ace=True,
-        pair_run_min=3,
-        triple_run_min=0,
-        plane_wings=(),
-        four_two=False,
-        trio_single_last=False,
-        last_triple_as_trio_pair=False,
-        quad_bomb="bare",
-        aaa_bomb="with_kicker",
-        must_beat=False,
-        dingda="off",
+    "mainstream": MAINSTREAM,
+    # 苏州: "牌数与主流关牌规则一样", with its own runs and bombs
+    "suzhou": dataclasses.replace(
+        MAINSTREAM, straight_low_ace=True, pair_run_min=3, triple_run_min=0, quad_bomb="bare"
     ),
 }
 
@@ -269,18 +258,8 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 
     # --- setup --------------------------------------------------------------------------------------
 
-    def make_options(
-        self, variant: str, players: int, overrides: Mapping[str, Any]
-    ) -> GuanpaiOptions:
-        base = VARIANT_OPTIONS[variant]
-        known = {f.name for f in dataclasses.fields(GuanpaiOptions)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise ValueError(f"unknown guanpai options: {sorted(unknown)}")
-        fixed: dict[str, Any] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in overrides.items()
-        }
-        return dataclasses.replace(base, **fixed)
+    def variant_options(self, variant: str) -> GuanpaiOptions:
+        return VARIANT_OPTIONS[variant]
 
     def pack(self, config: Config) -> Hand:
         return build_deck(removed=config.options.removed)
