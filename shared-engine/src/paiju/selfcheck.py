@@ -51,11 +51,11 @@ def check_views_hide_hands(state: TableState) -> None:
     if state.phase != "play":
         return
     game = get_game(state.config.game)
+    public = strings_in(game.view(state, None))
     for seat in [None, *range(state.config.players)]:
         view = game.view(state, seat)
         seen = strings_in(view)
         own = set(card_codes(state.hands[seat])) if seat is not None else set()
-        public = strings_in(game.view(state, None))
         for other, hand in enumerate(state.hands):
             if other != seat:
                 leaked = (seen & set(card_codes(hand))) - own - public
