@@ -96,6 +96,13 @@ def test_the_checks_themselves_catch_a_leak_and_lost_cards(monkeypatch: pytest.M
     monkeypatch.setattr(type(game), "view", leaky)
     with pytest.raises(InvariantBroken):
         check_views_hide_hands(base)
+    monkeypatch.setattr(
+        type(game),
+        "view",
+        lambda self, st, seat: original(self, st, seat) | {"all": card_codes(st.hands[0])},
+    )
+    with pytest.raises(InvariantBroken, match="seat None"):  # a spectator's view is checked too
+        check_views_hide_hands(base)
     monkeypatch.undo()
     check_views_hide_hands(base)
     holder = next(seat for seat, hand in enumerate(state.hands) if hand)

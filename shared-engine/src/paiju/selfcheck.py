@@ -46,19 +46,19 @@ def check_cards_conserved(state: TableState) -> None:
 
 def check_views_hide_hands(state: TableState) -> None:
     """While a hand is played, no seat (nor a spectator) sees a card of another seat's hand.
-    Cards are unique within one deck; with several decks a code may be both seen and hidden, so
-    only codes held by no seat that may see them count."""
+    With several decks a code may be both held and already played (public), so codes a viewer
+    holds itself or that lie among the played cards do not count."""
     if state.phase != "play":
         return
     game = get_game(state.config.game)
-    public = strings_in(game.view(state, None))
+    played = set(card_codes(getattr(state, "discards", ())))
     for seat in [None, *range(state.config.players)]:
         view = game.view(state, seat)
         seen = strings_in(view)
         own = set(card_codes(state.hands[seat])) if seat is not None else set()
         for other, hand in enumerate(state.hands):
             if other != seat:
-                leaked = (seen & set(card_codes(hand))) - own - public
+                leaked = (seen & set(card_codes(hand))) - own - played
                 if leaked:
                     raise InvariantBroken(f"seat {seat} sees {sorted(leaked)} of seat {other}")
         if json.loads(json.dumps(view)) != view:
