@@ -41,7 +41,7 @@ def test_a_hand_of_each_beihai_game_is_played_in_the_browser(
             assert len(totals) == 4 and sum(totals) == 0
         # the hand's score sheet, as the page's own view holds it (条数 goes on to its next hand)
         last = page.evaluate("window.paiju.table.state.view.last_hand")
-        assert last["type"] == "hand_ended" and last["hand_no"] == 1
+        assert last["type"] == "hand_ended" and last["hand_no"] >= 1  # bots may finish hand 2 first
         assert len(last["scores"]) == 4 and sum(last["scores"]) == 0  # 大北 may end in a draw
         player.assert_clean()
     finally:

@@ -27,8 +27,6 @@ import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import (
-    ConsumerConfig,
-    DeliverPolicy,
     DiscardPolicy,
     KeyValueConfig,
     RetentionPolicy,
@@ -49,6 +47,17 @@ DUPLICATE_IN_BATCH = 10201  # an atomic batch with a message id seen before
 RACE_CODES = frozenset({WRONG_LAST_SEQUENCE, WRONG_LAST_SEQUENCE_CLUSTERED, DUPLICATE_IN_BATCH})
 
 MAX_MSG_SIZE = 64 * 1024
+# what a direct get adds to a message's own headers
+DIRECT_GET_HEADERS = frozenset(
+    {
+        "Nats-Stream",
+        "Nats-Sequence",
+        "Nats-Subject",
+        "Nats-Time-Stamp",
+        "Nats-Num-Pending",
+        "Nats-Last-Sequence",
+    }
+)
 DUPLICATE_WINDOW = 120.0  # seconds: Nats-Msg-Id dedup; command ids in headers cover the rest
 
 
@@ -87,37 +96,27 @@ class EventStore:
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """The table's messages with a stream sequence above ``after``, up to ``until`` (default:
-        the last one now), in order, through an ordered consumer."""
+        the last one now), in order. Each is a direct get of the subject's next message: a read
+        leaves no consumer behind on the server, however often the services catch up."""
         last = await self.last_seq(table_id) if until is None else until
-        if last <= after:
-            return []
+        subject = subjects.events_subject(table_id)
         out: list[Stored] = []
-        config = ConsumerConfig(
-            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-            opt_start_seq=after + 1,
-            inactive_threshold=30.0,
-        )
-        try:
-            sub = await self.js.subscribe(
-                subjects.events_subject(table_id),
-                stream=self.stream,
-                ordered_consumer=True,
-                config=config,
-            )
-        except (nats.errors.Error, nats.js.errors.Error) as exc:
-            raise StoreError(f"read {table_id}: {exc!r}") from exc
-        try:
-            while True:
-                msg = await sub.next_msg(timeout=5.0)
-                seq = msg.metadata.sequence.stream
-                out.append(Stored(seq, msg.data, dict(msg.headers or {})))
-                if seq >= last:
-                    return out
-        except nats.errors.TimeoutError as exc:
-            raise StoreError(f"read {table_id}: stalled after {len(out)} messages") from exc
-        finally:
-            with contextlib.suppress(Exception):
-                await sub.unsubscribe()
+        seq = after + 1
+        while seq <= last:
+            try:
+                msg = await self.js.get_msg(
+                    self.stream, seq=seq, subject=subject, direct=True, next=True
+                )
+            except nats.js.errors.NotFoundError as exc:
+                raise StoreError(f"read {table_id}: no message at or after {seq}") from exc
+            except (nats.errors.Error, nats.js.errors.Error) as exc:
+                raise StoreError(f"read {table_id}: {exc!r}") from exc
+            if msg.seq is None:
+                raise StoreError(f"read {table_id}: a direct get without a sequence")
+            headers = {k: v for k, v in (msg.headers or {}).items() if k not in DIRECT_GET_HEADERS}
+            out.append(Stored(msg.seq, msg.data or b"", headers))
+            seq = msg.seq + 1
+        return out
 
     async def append(
         self,
