@@ -13,19 +13,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paiju.api import list_games
 from paiju.protocol import Play
 from paiju.registry import get_game
 from paiju.selfcheck import checked_random_game
 from paiju.simulate import play_game
 
+# every game, variant and number of players the catalogue knows
 CONFIGS = [
-    ("guanpai", "boke", 3),
-    ("guanpai", "mainstream", 3),
-    ("guanpai", "mainstream", 2),
-    ("guanpai", "suzhou", 3),
-    ("guanpai", "suzhou", 2),
-    ("dabei", "beihai", 4),
-    ("tiaoshu", "beihai", 4),
+    (game["id"], variant["id"], players)
+    for game in list_games()
+    for variant in game["variants"]
+    for players in variant["players"]
 ]
 
 

@@ -13,7 +13,7 @@ import { clock, signed } from "./ui.js";
 const CORE_KEYS = new Set([
   "game", "variant", "players", "phase", "version", "hand_no", "turn", "leader", "commitment",
   "revealed_seeds", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
-  "out", "sides",
+  "out", "sides", "benched",
 ]);
 
 /** Where each seat sits, seen from `bottom`: seats are numbered in the order of play, and play

@@ -111,6 +111,7 @@ def state_from_view(config: Config | Mapping[str, Any], view: Mapping[str, Any])
         changes |= {
             "actions": actions,
             "out": tuple(view.get("out") or ()),
+            "benched": tuple(view.get("benched") or ()),
             "lead": None,
             "lead_seat": None,
             "passes": 0,
@@ -120,13 +121,15 @@ def state_from_view(config: Config | Mapping[str, Any], view: Mapping[str, Any])
             lead_seat = int(lead["seat"])
             changes["lead"] = _lead_combo(game, config, lead, counts[lead_seat] == 0)
             changes["lead_seat"] = lead_seat
-            changes["passes"] = _passes_since(lead_seat, view.get("turn"), counts)
+            benched = tuple(view.get("benched") or ())
+            changes["passes"] = _passes_since(lead_seat, view.get("turn"), counts, benched)
     if dealt:
         changes |= _hands(game, config, view, seat, counts, played)
     fields = {f.name for f in dataclasses.fields(base)}
     for name in fields - _TABLE_FIELDS - _CLIMB_FIELDS:
         if name in view:
             changes[name] = _frozen(view[name])
+    changes |= game.state_from_view_extra(view)
     return dataclasses.replace(base, **changes)
 
 
@@ -150,16 +153,19 @@ def _lead_combo(
     return max(same, key=lambda c: c.key)
 
 
-def _passes_since(lead_seat: int, turn: Any, counts: Sequence[int]) -> int:
-    """Passes since the lead was played: every seat still holding cards between the lead's seat
-    and the seat to move has passed (seats are numbered in the order of play)."""
+def _passes_since(
+    lead_seat: int, turn: Any, counts: Sequence[int], benched: Sequence[int] = ()
+) -> int:
+    """Passes since the lead was played: every seat still holding cards (and not sitting the hand
+    out) between the lead's seat and the seat to move has passed (seats are numbered in the order
+    of play)."""
     if turn is None:
         return 0
     n = len(counts)
     passes = 0
     seat = (lead_seat + 1) % n
     while seat != turn and seat != lead_seat:
-        if counts[seat]:
+        if counts[seat] and seat not in benched:
             passes += 1
         seat = (seat + 1) % n
     return passes

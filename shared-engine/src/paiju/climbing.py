@@ -36,6 +36,7 @@ class ClimbState(TableState):
     out: tuple[int, ...] = ()  # seats that have played out, in order
     discards: Hand = ()  # every card played this hand, in order
     actions: tuple[Hand | None, ...] = ()  # this trick: a seat's play, () a pass, None nothing yet
+    benched: tuple[int, ...] = ()  # seats that sit this hand out (板子炮's 包 against 反包)
 
 
 C = TypeVar("C", bound=ClimbState)
@@ -44,6 +45,8 @@ Candidate = tuple[Hand, Combo]
 
 class ClimbingGame(TableGame[C]):
     state_type = ClimbState
+    # the kinds a bot keeps for when they matter (they beat other kinds)
+    bomb_kinds: frozenset[str] = frozenset({"bomb"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -167,14 +170,16 @@ class ClimbingGame(TableGame[C]):
             "out": (),
             "discards": (),
             "actions": (None,) * n,
+            "benched": (),
         }
 
-    def next_active(self, hands: tuple[Hand, ...], seat: int) -> int:
-        """The next seat after ``seat`` that still holds cards."""
+    def next_active(self, state: C, hands: tuple[Hand, ...], seat: int) -> int:
+        """The next seat after ``seat`` that still holds cards and is not benched."""
         n = len(hands)
+        benched = state.benched
         for step in range(1, n + 1):
             s = (seat + step) % n
-            if hands[s]:
+            if hands[s] and s not in benched:
                 return s
         return seat
 
@@ -195,12 +200,15 @@ class ClimbingGame(TableGame[C]):
             "out": state.out if hands[seat] else (*state.out, seat),
             "discards": state.discards + event.cards,
             "actions": tuple(actions),
-            "turn": self.next_active(new_hands, seat),
+            "turn": self.next_active(state, new_hands, seat),
         }
 
     def _on_passed(self, state: C, event: Passed) -> dict[str, Any]:
         lead_seat = state.lead_seat if state.lead_seat is not None else event.seat
-        responders = sum(1 for s, h in enumerate(state.hands) if h and s != lead_seat)
+        benched = state.benched
+        responders = sum(
+            1 for s, h in enumerate(state.hands) if h and s != lead_seat and s not in benched
+        )
         passes = state.passes + 1
         if passes < responders:
             actions = list(state.actions)
@@ -208,10 +216,12 @@ class ClimbingGame(TableGame[C]):
             return {
                 "passes": passes,
                 "actions": tuple(actions),
-                "turn": self.next_active(state.hands, event.seat),
+                "turn": self.next_active(state, state.hands, event.seat),
             }
         # everybody else passed: the trick is over and its winner leads (or, if out, the next seat)
-        leader = lead_seat if state.hands[lead_seat] else self.next_active(state.hands, lead_seat)
+        leader = (
+            lead_seat if state.hands[lead_seat] else self.next_active(state, state.hands, lead_seat)
+        )
         return {
             "lead": None,
             "lead_seat": None,
@@ -249,6 +259,7 @@ class ClimbingGame(TableGame[C]):
             },
             "actions": [None if a is None else card_codes(a) for a in state.actions],
             "out": list(state.out),
+            "benched": list(state.benched),
         }
 
 

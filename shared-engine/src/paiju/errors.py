@@ -38,6 +38,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "顶大: your next player has one card left, a single must be your highest card",
     ),
     "must_include_card": ("第一手牌必须包含 {card}", "The first play must include {card}"),
+    # bidding and calling
+    "bid_not_allowed": ("现在不能叫「{bid}」", "You cannot bid {bid!r} now"),
+    "call_own_card": (
+        "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
+        "You must call a card you do not hold: {card} is in your hand",
+    ),
+    "card_not_in_pack": ("这副牌里没有 {card}", "There is no {card} in this pack"),
     # audit of an exported log
     "log_header": (
         "日志首行不是有效的牌局头：{detail}",

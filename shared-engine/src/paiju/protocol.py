@@ -11,15 +11,18 @@ canonical codes. Games add their own commands and events by subclassing and ``re
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from paiju.cards import Hand, card_codes, parse_cards
+from paiju.cards import Card, Hand, card_codes, format_card, parse_card, parse_cards
 from paiju.errors import NotationError, RuleError
 
 SCHEMA_VERSION = 1
 
-# Fields whose values are cards (a hand) or a tuple of hands, by name: one convention for all types.
+# Fields whose values are one card, cards (a hand) or a tuple of hands, by name: one convention
+# for all types.
+CARD_FIELD = "card"
 CARD_FIELDS = frozenset({"cards", "rest"})
 HANDS_FIELDS = frozenset({"hands"})
 
@@ -83,6 +86,28 @@ class Pass(Command):
     seat: int
 
 
+# --- a seat's commands in a bidding game ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Command):
+    """A seat's word in an auction; which words exist (板子炮: ``bao``, ``fanbao``, ``pass``) is the
+    game's."""
+
+    TYPE: ClassVar[str] = "bid"
+    seat: int
+    bid: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallCard(Command):
+    """A seat names a card: its holder becomes the caller's partner (叫牌, 找朋友)."""
+
+    TYPE: ClassVar[str] = "call_card"
+    seat: int
+    card: Card
+
+
 # --- events ---------------------------------------------------------------------------------------
 
 
@@ -125,6 +150,22 @@ class Passed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    TYPE: ClassVar[str] = "bid_made"
+    seat: int
+    bid: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardCalled(Event):
+    """The card is named in public; who holds it is not said."""
+
+    TYPE: ClassVar[str] = "card_called"
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreLine:
     """One line of a score sheet: ``payer`` pays ``payee`` ``amount`` for ``reason``."""
 
@@ -132,6 +173,15 @@ class ScoreLine:
     payer: int
     payee: int
     amount: int
+
+
+def net_scores(lines: Sequence[ScoreLine], players: int) -> tuple[int, ...]:
+    """Each seat's net score from the lines of a score sheet."""
+    scores = [0] * players
+    for line in lines:
+        scores[line.payer] -= line.amount
+        scores[line.payee] += line.amount
+    return tuple(scores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +229,15 @@ for _cls in (
     RevealSeed,
     Play,
     Pass,
+    Bid,
+    CallCard,
     DealCommitted,
     SeedAdded,
     Dealt,
     Played,
     Passed,
+    BidMade,
+    CardCalled,
     HandEnded,
     SeedRevealed,
     MatchEnded,
@@ -192,6 +246,8 @@ for _cls in (
 
 
 def _encode_value(name: str, value: Any) -> Any:
+    if name == CARD_FIELD:
+        return format_card(value)
     if name in CARD_FIELDS:
         return card_codes(value)
     if name in HANDS_FIELDS:
@@ -216,6 +272,10 @@ def encode(message: Message) -> dict[str, Any]:
 
 
 def _decode_value(name: str, value: Any) -> Any:
+    if name == CARD_FIELD:
+        if not isinstance(value, str):
+            raise TypeError("field 'card' must be a card code")
+        return parse_card(value)
     if name in CARD_FIELDS:
         return parse_cards(value)
     if name in HANDS_FIELDS:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.games import dabei, guanpai, tiaoshu
+from paiju.games import banzipao, dabei, guanpai, tiaoshu
 from paiju.table import TableGame
 
 GAMES: dict[str, TableGame[Any]] = {
     guanpai.GAME.info.id: guanpai.GAME,
     dabei.GAME.info.id: dabei.GAME,
     tiaoshu.GAME.info.id: tiaoshu.GAME,
+    banzipao.GAME.info.id: banzipao.GAME,
 }
 
 

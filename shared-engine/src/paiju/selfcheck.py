@@ -47,11 +47,15 @@ def check_cards_conserved(state: TableState) -> None:
 def check_views_hide_hands(state: TableState) -> None:
     """While a hand is played, no seat (nor a spectator) sees a card of another seat's hand.
     With several decks a code may be both held and already played (public), so codes a viewer
-    holds itself or that lie among the played cards do not count."""
-    if state.phase != "play":
-        return
+    holds itself or that lie among the played cards do not count, nor does a card named in public
+    while its holder stays secret (a called card). And no view tells a state from one that differs
+    only in a secret (who holds the called card)."""
     game = get_game(state.config.game)
-    played = set(card_codes(getattr(state, "discards", ())))
+    if state.phase not in game.seat_phases:
+        return
+    played = set(card_codes(getattr(state, "discards", ()))) | set(
+        card_codes(game.named_cards(state))
+    )
     for seat in [None, *range(state.config.players)]:
         view = game.view(state, seat)
         seen = strings_in(view)
@@ -63,6 +67,10 @@ def check_views_hide_hands(state: TableState) -> None:
                     raise InvariantBroken(f"seat {seat} sees {sorted(leaked)} of seat {other}")
         if json.loads(json.dumps(view)) != view:
             raise InvariantBroken("a view is not plain JSON")
+    for twin, watchers in game.indistinguishable(state):
+        for seat in watchers:
+            if game.view(twin, seat) != game.view(state, seat):
+                raise InvariantBroken(f"seat {seat} can tell a secret at version {state.version}")
 
 
 def checked_random_game(

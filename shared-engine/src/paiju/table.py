@@ -119,6 +119,8 @@ class TableGame(Generic[S]):
 
     info: ClassVar[GameInfo]
     state_type: ClassVar[type[TableState]] = TableState
+    # the phases in which ``turn`` names a seat that must act (a bidding game adds its own)
+    seat_phases: ClassVar[frozenset[str]] = frozenset({"play"})
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {
@@ -163,6 +165,26 @@ class TableGame(Generic[S]):
     def match_over(self, state: S) -> bool:
         """Whether the match ends after the hand just scored."""
         return True
+
+    def deal_consequences(self, state: S) -> list[Event]:
+        """Events that follow at once from a deal, given the state just dealt (板子炮's 天牌 ends
+        the hand before anyone speaks)."""
+        return []
+
+    def named_cards(self, state: S) -> Hand:
+        """Cards named in public while their holder stays secret (a called card): a view may show
+        such a code without showing a hand."""
+        return ()
+
+    def state_from_view_extra(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """State fields a seat's view shows in another form than the state holds them (for
+        ``client.state_from_view``; fields shown as they are held are copied by name)."""
+        return {}
+
+    def indistinguishable(self, state: S) -> list[tuple[S, tuple[int | None, ...]]]:
+        """States that differ from ``state`` only in a secret, each with the seats (None: a
+        spectator) whose views must not tell the two apart. ``selfcheck`` compares the views."""
+        return []
 
     # --- the decider ---------------------------------------------------------------------------
 
@@ -221,7 +243,7 @@ class TableGame(Generic[S]):
 
     def to_move(self, state: S) -> int | None:
         """The seat whose turn it is, or None when the table waits for its own commands."""
-        return state.turn if state.phase == "play" else None
+        return state.turn if state.phase in self.seat_phases else None
 
     def result(self, state: S) -> HandEnded | None:
         """The last scored hand (None before the first hand ends)."""
@@ -288,7 +310,8 @@ class TableGame(Generic[S]):
             state.player_seeds,
         )
         leader = self.first_turn(state, hands)
-        return [Dealt(hand_no=state.hand_no, hands=hands, rest=rest, leader=leader)]
+        dealt = Dealt(hand_no=state.hand_no, hands=hands, rest=rest, leader=leader)
+        return [dealt, *self.deal_consequences(self.evolve(state, dealt))]
 
     def _decide_reveal(self, state: S, command: RevealSeed) -> list[Event]:
         self._require(state, "reveal")

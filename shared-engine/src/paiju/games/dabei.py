@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
-from paiju.protocol import HandEnded, Played, ScoreLine
+from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
 from paiju.table import GameInfo, Variant, holder_of
 
 
@@ -134,14 +134,6 @@ def settle(order: Sequence[int], three: int, ace: int, full: int, half: int) -> 
         ScoreLine(reason, loser, winner, amount)
         for winner, loser in zip(winners, reversed(losers), strict=True)
     ]
-
-
-def net_scores(lines: Sequence[ScoreLine], players: int) -> tuple[int, ...]:
-    scores = [0] * players
-    for line in lines:
-        scores[line.payer] -= line.amount
-        scores[line.payee] += line.amount
-    return tuple(scores)
 
 
 class Dabei(BeihaiGame[DabeiState]):
