@@ -126,3 +126,63 @@ def test_python_dash_m_paiju_runs_the_same_audit(recorded: list[str], tmp_path: 
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["ok"] and report["events"] == len(recorded) - 1
+
+
+# --- 板子炮: the auction and the call are commands too ---------------------------------------------
+
+
+def banzipao_log(want: str) -> list[str]:
+    """A recorded random 板子炮 hand whose auction ended in ``want`` (bao, fanbao or call)."""
+    import random
+
+    from paiju.games.banzipao import GAME as BANZIPAO
+    from paiju.games.banzipao import mode_of
+    from paiju.simulate import random_chooser
+
+    config = BANZIPAO.config()
+    for seed in range(200):
+        state, events = play_game(config, f"audit-{seed}", random_chooser(random.Random(seed)))
+        if mode_of(state) == want:  # type: ignore[arg-type]
+            return dump_lines(config, events, table_id="t-bzp")
+    raise AssertionError(f"no random hand ended in {want}")
+
+
+@pytest.mark.parametrize("mode", ["bao", "fanbao", "call"])
+def test_a_banzipao_log_replays_through_its_auction(mode: str) -> None:
+    lines = banzipao_log(mode)
+    report = audit(lines)
+    assert report.ok and report.state is not None and report.state.phase == "over"
+    assert index_of(lines, "bid_made") >= 0
+
+
+def test_a_forged_bid_or_call_is_named() -> None:
+    lines = banzipao_log("call")
+    first_bid = index_of(lines, "bid_made")
+    report = audit(with_event(lines, first_bid, bid="fanbao"))  # nobody has bid 包 yet
+    assert report.bad_index == first_bid and report.error is not None
+    assert report.error.code == "bid_not_allowed"
+    call = index_of(lines, "card_called")
+    dealer_hand = next(json.loads(line)["hands"] for line in lines if '"dealt"' in line)[
+        json.loads(lines[call + 1])["seat"]
+    ]
+    report = audit(with_event(lines, call, card=dealer_hand[0]))  # a card the dealer holds
+    assert report.bad_index == call and report.error is not None
+    assert report.error.code == "call_own_card"
+
+
+def test_a_tianpai_deal_ends_the_hand_in_the_log_with_or_without_the_seed() -> None:
+    """板子炮's 十三烂 wins at the deal: the log has no auction, the score follows the deal, and
+    the audit derives it both from the revealed seed and (seed withheld) from the dealt hands."""
+    from paiju.games.banzipao import GAME as BANZIPAO
+
+    config = BANZIPAO.config()
+    state, events = play_game(config, "tianpai-2024", lambda s, seat, moves: moves[0])
+    lines = dump_lines(config, events)
+    kinds = [json.loads(line)["type"] for line in lines[1:]]
+    assert kinds == ["deal_committed", "dealt", "hand_ended", "seed_revealed", "match_ended"]
+    assert {line.reason for line in state.last_hand.lines} == {"shisanlan"}  # type: ignore[union-attr]
+    assert audit(lines).ok
+    withheld = [line for line in lines if '"seed_revealed"' not in line]
+    report = audit(withheld[:-1])  # the match cannot end before the reveal
+    assert report.error is None and [d.status for d in report.deals] == ["unrevealed"]
+    assert report.state is not None and report.state.last_hand == state.last_hand

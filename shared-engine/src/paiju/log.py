@@ -15,6 +15,10 @@ from paiju.errors import PaijuError, RuleError
 from paiju.protocol import (
     SCHEMA_VERSION,
     AddSeed,
+    Bid,
+    BidMade,
+    CallCard,
+    CardCalled,
     Command,
     CommitDeal,
     Deal,
@@ -181,6 +185,8 @@ _COMMAND_OF: dict[type[Event], Callable[[Any, dict[int, str]], Command | None]] 
     Dealt: lambda e, seeds: Deal(seed=seeds[e.hand_no]) if e.hand_no in seeds else None,
     Played: lambda e, seeds: Play(seat=e.seat, cards=e.cards),
     Passed: lambda e, seeds: Pass(seat=e.seat),
+    BidMade: lambda e, seeds: Bid(seat=e.seat, bid=e.bid),
+    CardCalled: lambda e, seeds: CallCard(seat=e.seat, card=e.card),
     SeedRevealed: lambda e, seeds: RevealSeed(seed=e.seed),
 }
 
@@ -245,7 +251,7 @@ def _produce(game: Any, state: TableState, event: Event, seeds: dict[int, str]) 
         # the reveal itself is checked at its own event
         if state.phase != "seeding" or not _same_deal_shape(game, state, event):
             raise RuleError("deal_mismatch")
-        return [event]
+        return [event, *game.deal_consequences(game.evolve(state, event))]
     make = _COMMAND_OF.get(type(event))
     command = make(event, seeds) if make else None
     if command is None:
