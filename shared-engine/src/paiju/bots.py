@@ -1,5 +1,6 @@
 """A simple, sensible bot for climbing games: shed low cards first, keep bombs for when they
-matter, go out when it can, and play high against a player about to go out. Deterministic: the
+matter, go out when it can, let a known ally's play stand, and play high against a player about to
+go out. Deterministic: the
 same state gives the same move.
 """
 
@@ -32,6 +33,8 @@ def choose(state: TableState, seat: int) -> Command:
     for cards, _ in plays:
         if len(cards) == len(hand):
             return Play(seat=seat, cards=cards)  # going out
+    if can_pass and state.lead_seat in game.allies(state, seat):
+        return Pass(seat=seat)  # an ally's play stands
     danger = min((len(h) for s, h in enumerate(state.hands) if s != seat and h), default=99) <= 2
     ordinary = [p for p in plays if p[1].kind not in game.bomb_kinds]
     bombs = [p for p in plays if p[1].kind in game.bomb_kinds]

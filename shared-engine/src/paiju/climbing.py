@@ -103,6 +103,11 @@ class ClimbingGame(TableGame[C]):
         """Further constraints on passing (必管); ``plays()`` gives the seat's legal plays.
         Raises RuleError."""
 
+    def allies(self, state: C, seat: int) -> frozenset[int]:
+        """The seats ``seat`` knows to be on its side, from what it may see (a bot lets an ally's
+        play stand). Default: none."""
+        return frozenset()
+
     def hand_over(self, state: C) -> bool:
         """After a play: is the hand over? Default: as soon as one seat is out."""
         return bool(state.out)

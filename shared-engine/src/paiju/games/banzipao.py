@@ -462,6 +462,17 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         payers = [s for s in range(state.config.players) if s != seat and s not in out_of_it]
         return pay_each(reason, payers, seat, amount)
 
+    def allies(self, state: BanzipaoState, seat: int) -> frozenset[int]:
+        """One against three: the three know each other. Two against two: the partner knows the
+        dealer from his own hand; everyone else knows the sides once the called card is out."""
+        mode = mode_of(state)
+        if mode == "fanbao" or (
+            mode == "call" and seat != state.partner and not self.partner_public(state)
+        ):
+            return frozenset()
+        side = next(side for side in sides_of(state) if seat in side)
+        return frozenset(side) - {seat}
+
     def hand_over(self, state: BanzipaoState) -> bool:
         """包 and 反包: "只要有一人出完手中牌，则结束牌局". Two against two: once both of one side
         are out — 双飞 if none of the other side is, else with three out (the two readings of
