@@ -1,0 +1,65 @@
+"""板子炮 through the real stack: four people bid nothing, the dealer calls a card, and no frame
+sent to anyone — the dealer, the two others, a spectator, nor the partner's own view — names the
+partner before the called card is played; every frame after it does. No frame shows a card of
+another seat's hand meanwhile (the called card's code is public: its holder is not)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from integration.harness import Socket, Stack, join, new_table, play_seat
+from integration.test_hidden_information import cards_in
+from paiju import api
+from paiju.cards import card_codes
+from paiju.log import decode_event, read_header
+from paiju.protocol import BidMade, CardCalled, HandEnded, Played
+
+
+async def test_the_partner_stays_secret_until_the_called_card_is_played(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table = await new_table(http, game="banzipao", variant="guizhou", players=4)
+    spectator = await Socket.open(stack.ws, table)
+    tokens = [await join(http, table, f"P{seat}", seat=seat) for seat in range(4)]
+    seats = [await Socket.open(stack.ws, table, token) for token in tokens]
+    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(seats))), 60)
+    await spectator.expect("over")
+
+    lines = (
+        await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
+    ).text.splitlines()
+    config = read_header(lines[0])
+    events = [decode_event(line) for line in lines[1:]]
+    assert [e.bid for e in events if isinstance(e, BidMade)] == ["pass"] * 4  # the test players
+    called_at, call = next((i, e) for i, e in enumerate(events) if isinstance(e, CardCalled))
+    shown_at = next(
+        i for i, e in enumerate(events) if isinstance(e, Played) and call.card in e.cards
+    )
+    ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnded))
+    states = [api.initial_state(config)]
+    for event in events:
+        states.append(api.evolve(states[-1], event))
+    partner = states[called_at + 1].partner  # type: ignore[attr-defined]
+    assert partner is not None and partner != call.seat
+
+    secret = shown = 0
+    for who, sock in [(None, spectator), *enumerate(seats)]:
+        for frame in sock.frames:
+            if frame["type"] != "state" or not called_at < frame["index"] <= ended:
+                continue
+            index, view = frame["index"], frame["view"]
+            state = states[index]
+            if index <= shown_at:  # the state after events[index - 1]: the card not yet played
+                assert view["partner"] is None, (who, index)
+                assert view["called_card"] == card_codes([call.card])[0]
+                secret += 1
+            else:
+                assert view["partner"] == partner, (who, index)
+                shown += 1
+            hidden = {c for s, h in enumerate(state.hands) if s != who for c in card_codes(h)}
+            leaked = cards_in(frame) & (hidden - set(card_codes([call.card])))
+            assert not leaked, (who, index, sorted(leaked))
+        await sock.close()
+    assert secret >= 5 and shown >= 5
