@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from paiju import api, bots
-from paiju.cards import format_cards, parse_cards
+from paiju.cards import format_card, format_cards, parse_card, parse_cards
 from paiju.errors import NotationError, RuleError
 from paiju.log import Audit, audit, write_log
-from paiju.protocol import Command, Event, HandEnded, Pass, Play
+from paiju.protocol import Bid, CallCard, Command, Event, HandEnded, Pass, Play
 from paiju.simulate import table_command
 from paiju.table import TableState
 
@@ -87,6 +87,36 @@ def _describe(state: TableState, view: dict[str, Any], human: int) -> str:
     return f"cards left {counts} | on the table: {on_table}"
 
 
+# What a person types, by phase: a bid word (包 / 反包 / 不包 in Chinese or pinyin), a card to call,
+# or cards to play ('p' passes).
+BID_WORDS = {"包": "bao", "反包": "fanbao", "不包": "pass", "不反包": "pass", "p": "pass"}
+
+
+def _reply_command(state: TableState, seat: int, reply: str) -> Command:
+    """The command a person's reply stands for in the current phase.
+
+    Raises:
+        NotationError: a card code is wrong.
+    """
+    if state.phase == "bid":
+        return Bid(seat=seat, bid=BID_WORDS.get(reply, reply.lower()))
+    if state.phase == "call":
+        return CallCard(seat=seat, card=parse_card(reply))
+    if reply.lower() in ("p", "pass"):
+        return Pass(seat=seat)
+    return Play(seat=seat, cards=parse_cards(reply))
+
+
+def _move_text(command: Command) -> str:
+    if isinstance(command, Bid):
+        return f"bid {command.bid}"
+    if isinstance(command, CallCard):
+        return f"calls 叫 {format_card(command.card)}"
+    if isinstance(command, Pass):
+        return "pass 不要"
+    return format_cards(getattr(command, "cards", ()))
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = input) -> int:
     config = api.make_config(args.game, args.variant)
     human = args.seat
@@ -106,16 +136,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
             assert seat is not None
             if seat != human:
                 command = bots.choose(state, seat)
-                text = (
-                    "pass 不要"
-                    if isinstance(command, Pass)
-                    else format_cards(getattr(command, "cards", ()))
-                )
-                print(f"seat {seat}: {text}", file=out)
+                print(f"seat {seat}: {_move_text(command)}", file=out)
             else:
                 view = api.view(state, human)
                 print(_describe(state, view, human), file=out)
                 print(f"your hand 手牌: {' '.join(view['hand'])}", file=out)
+                if state.phase != "play":
+                    options = ", ".join(_move_text(m) for m in api.legal_moves(state, human)[:6])
+                    print(
+                        f"{state.phase}: {options}{' …' if state.phase == 'call' else ''}", file=out
+                    )
                 reply = ask("> ").strip()
                 if reply.lower() in ("q", "quit"):
                     return 1
@@ -123,27 +153,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
                 if reply.lower() in ("h", "hint"):
                     move = moves[hints % len(moves)]
                     hints += 1
-                    shown = (
-                        "pass"
-                        if isinstance(move, Pass)
-                        else format_cards(getattr(move, "cards", ()))
-                    )
-                    print(f"hint 提示: {shown}", file=out)
+                    print(f"hint 提示: {_move_text(move)}", file=out)
                     continue
                 try:
-                    command = (
-                        Pass(seat=human)
-                        if reply.lower() in ("p", "pass")
-                        else Play(seat=human, cards=parse_cards(reply))
-                    )
-                    state, new = api.apply(state, command)
+                    command = _reply_command(state, human, reply)
+                    api.decide(state, command)
                 except (RuleError, NotationError) as err:
                     message = f"{err.zh} / {err.en}" if isinstance(err, RuleError) else str(err)
                     print(f"✗ {message}", file=out)
                     continue
-                events.extend(new)
                 hints = 0
-                continue
         state, new = api.apply(state, command)
         events.extend(new)
         for event in new:
