@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -150,3 +151,24 @@ if __name__ == "__main__":  # a stack for looking at the pages by hand: Ctrl-C s
         print(f"Paiju is running: {s.url}", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             s.proc.wait()
+
+
+# --- the lobby, as a person uses it ---------------------------------------------------------------
+
+
+def open_lobby(page: Any, stack: Stack, game: str) -> None:
+    """The lobby, with ``game`` listed and the rules engine loaded."""
+    page.goto(stack.url)
+    page.wait_for_selector(f".game-card[data-game='{game}']")
+    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
+
+
+def create_in_lobby(page: Any, game: str, variant: str, players: int = 4) -> str:
+    """Create a table against bots with the lobby's form; the table's id."""
+    page.select_option("#create-game", game)
+    page.select_option("#create-variant", variant)
+    page.select_option("#create-players", str(players))
+    page.select_option("#create-opponents", "bots")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
+    return str(page.url.rsplit("/", 1)[1])

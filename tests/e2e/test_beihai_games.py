@@ -4,13 +4,12 @@ reaches the hand's score sheet."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack
+from e2e.stack import Stack, create_in_lobby, open_lobby
 from e2e.test_play import Played, my_turn_or_end, take_turn, totals_of
 
 HAND_SCORED = "!!window.paiju.table.state?.view?.last_hand"
@@ -23,16 +22,8 @@ def test_a_hand_of_each_beihai_game_is_played_in_the_browser(
     people = Browsers(browser, stack)
     try:
         page, player = people.page(WIDTHS["desktop"])
-        page.goto(stack.url)
-        page.wait_for_selector(f".game-card[data-game='{game}']")
-        page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
-        page.select_option("#create-game", game)
-        page.select_option("#create-variant", "beihai")
-        page.select_option("#create-players", "4")
-        page.select_option("#create-opponents", "bots")
-        page.click("#create-submit")
-        page.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
-        table = page.url.rsplit("/", 1)[1]
+        open_lobby(page, stack, game)
+        table = create_in_lobby(page, game, "beihai")
         page.wait_for_function("document.querySelectorAll('#hand .card').length === 13")
         record = Played(table, player, player, 0.0)
         # play until the first hand is scored (条数 deals its next hand at once: stop there)

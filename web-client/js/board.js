@@ -6,7 +6,20 @@
 
 import { cardEl, cardRow, cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
-import { extraName, getLang, kindName, opennessName, phaseName, reasonName, t } from "./i18n.js";
+import {
+  answering,
+  bidName,
+  extraName,
+  getLang,
+  kindName,
+  opennessName,
+  phaseName,
+  reasonName,
+  roleName,
+  roles,
+  t,
+  turnLine,
+} from "./i18n.js";
 import { clock, signed } from "./ui.js";
 
 // View keys every game has (the core's); any other key is the game's own.
@@ -15,6 +28,27 @@ const CORE_KEYS = new Set([
   "revealed_seeds", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
   "out", "sides", "benched",
 ]);
+// A game's keys drawn in their own way rather than as a plain fact: seats that hold a role (a
+// badge on the seat), the auction (a badge per seat), a called card and the bonuses so far (lines
+// in the centre), and the facts the board words itself.
+const DRAWN = new Set([
+  ...roles(), "bids", "bao", "fanbao", "called_card", "bonus_lines", "limit", "spade_three", "spade_ace",
+]);
+// The table's own phases, when no seat acts (the deal and its fairness, the end of a hand); in
+// every other phase `turn` names the seat to move (to play, to bid, to call a card).
+const TABLE_PHASES = new Set(["commit", "seeding", "reveal", "over"]);
+const HAND_OVER_PHASES = new Set(["reveal", "commit", "over"]);
+
+/** The seat that must act now, or null while the table deals or scores. */
+export function seatToMove(view) {
+  return !view || TABLE_PHASES.has(view.phase) ? null : (view.turn ?? null);
+}
+
+/** Whether the view shows a hand just scored (its sheet is due): as the engine's `view()` opens
+ * every hand. */
+export function handOver(view) {
+  return !!view?.last_hand && HAND_OVER_PHASES.has(view.phase);
+}
 
 /** Where each seat sits, seen from `bottom`: seats are numbered in the order of play, and play
  * goes counterclockwise, so the next seat (下家) sits on the right. */
@@ -62,10 +96,11 @@ function gameExtras(view) {
   const facts = [];
   for (const [key, value] of Object.entries(view)) {
     if (CORE_KEYS.has(key) || value === null || value === undefined) continue;
+    if (DRAWN.has(key)) continue;
     if (Array.isArray(value) && value.length === view.players && value.every((v) => typeof v === "number")) {
       perSeat.push([key, value]);
-    } else if (typeof value === "number" || typeof value === "string") {
-      facts.push([key, value]);
+    } else if ((typeof value === "number" && value !== 0) || typeof value === "string") {
+      facts.push([key, value]); // a count of nothing (本轮牌数 0) is no news
     }
   }
   return { perSeat, facts };
@@ -79,19 +114,40 @@ function playCards(action, { stale = false } = {}) {
   return row;
 }
 
-function fact(key, value, ctx) {
+function fact(key, value) {
   if (key === "openness") return opennessName(value);
-  if (key === "spade_three" || key === "spade_ace") return seatName(ctx, value);
   return String(value);
+}
+
+/** The badges of what a seat is this hand: its role (庄, 朋友), its last word in the auction, and
+ * whether it sits the hand out; to yourself, that you hold the called card. */
+function roleBadges(ctx, seat) {
+  const view = ctx.view;
+  const out = [];
+  for (const key of roles()) {
+    if (view[key] === seat) out.push(h("span.badge.role", { dataset: { role: key } }, roleName(key)));
+  }
+  const bids = view.bids ?? [];
+  const i = bids.findLastIndex(([s]) => s === seat);
+  if (i >= 0) {
+    const bid = bids[i][1];
+    out.push(h("span.badge.bid", { dataset: { bid } }, bidName(bid, { answering: answering(bids, i) })));
+  }
+  const called = view.called_card;
+  if (seat === ctx.me && called && view.partner === null && (view.hand ?? []).includes(called)) {
+    out.push(h("span.badge.role.secret", { dataset: { role: "partner-secret" } }, t("secretPartner")));
+  }
+  if ((view.benched ?? []).includes(seat)) out.push(h("span.badge.benched", null, t("benched")));
+  return out;
 }
 
 function seatBox(ctx, seat, position, extras) {
   const view = ctx.view;
   const count = view.counts?.[seat];
-  const isTurn = view.phase === "play" && view.turn === seat;
+  const isTurn = seatToMove(view) === seat;
   const outPlace = (view.out ?? []).indexOf(seat);
   const kind = ctx.kinds?.[seat];
-  const badges = [];
+  const badges = roleBadges(ctx, seat);
   if (view.phase === "play" && count === 1) badges.push(h("span.badge.alert", null, t("announceOne")));
   else if (view.phase === "play" && count === 2) badges.push(h("span.badge.warn", null, t("announceTwo")));
   if (outPlace >= 0) badges.push(h("span.badge.good", null, t("outPlace", { n: outPlace + 1 })));
@@ -105,7 +161,12 @@ function seatBox(ctx, seat, position, extras) {
   return h(
     `section.seat.pos-${position}`,
     {
-      dataset: { seat, turn: isTurn ? "1" : "", me: seat === ctx.me ? "1" : "" },
+      dataset: {
+        seat,
+        turn: isTurn ? "1" : "",
+        me: seat === ctx.me ? "1" : "",
+        benched: (view.benched ?? []).includes(seat) ? "1" : "",
+      },
       "aria-label": seatName(ctx, seat),
     },
     h(
@@ -167,7 +228,41 @@ function centerMessage(ctx) {
     if (!view.lead) return t("newTrick", { name: seatName(ctx, view.turn) });
     return t("theirTurn", { name: seatName(ctx, view.turn) });
   }
-  return phaseName(view.phase);
+  const seat = seatToMove(view);
+  const line = seat === null ? null : turnLine(view.phase, seat === ctx.me, seatName(ctx, seat));
+  return line ?? phaseName(view.phase);
+}
+
+/** The centre's list of what everyone knows about this hand: who played ♠3/♠A (大北), the called
+ * card (and the partner once it is played), the bonuses earned so far, the game's other facts. */
+function announcementsOf(ctx, extras) {
+  const view = ctx.view;
+  const out = [];
+  for (const key of ["spade_three", "spade_ace"]) {
+    if (typeof view[key] === "number") {
+      out.push(h("li", { dataset: { key } }, `${extraName(key)}：${seatName(ctx, view[key])}`));
+    }
+  }
+  if (view.called_card) {
+    out.push(h("li", { dataset: { key: "called_card" } }, t("calledCard", { card: cardText(view.called_card) })));
+  }
+  if (typeof view.partner === "number") {
+    out.push(h("li", { dataset: { key: "partner" } }, `${extraName("partner")}：${seatName(ctx, view.partner)}`));
+  }
+  // one line per bonus: every payer's share summed for its payee
+  const bonuses = [];
+  for (const line of view.bonus_lines ?? []) {
+    const last = bonuses.at(-1);
+    if (last && last.reason === line.reason && last.payee === line.payee) last.amount += line.amount;
+    else bonuses.push({ ...line });
+  }
+  for (const b of bonuses) {
+    out.push(h("li.bonus", { dataset: { key: "bonus_lines" } }, `${reasonName(b.reason)} · ${seatName(ctx, b.payee)} +${b.amount}`));
+  }
+  for (const [key, value] of extras.facts) {
+    out.push(h("li", { dataset: { key } }, `${extraName(key)}：${fact(key, value)}`));
+  }
+  return out;
 }
 
 /** The whole board into `el`. `ctx`: {view, config, me, bottom, names, kinds, openHands,
@@ -178,15 +273,7 @@ export function renderBoard(el, ctx) {
   const bottom = ctx.bottom ?? ctx.me ?? 0;
   const where = positions(n, bottom);
   const extras = gameExtras(view);
-  const announcements = [];
-  for (const key of ["spade_three", "spade_ace"]) {
-    if (typeof view[key] === "number") {
-      announcements.push(h("li", null, `${extraName(key)}：${seatName(ctx, view[key])}`));
-    }
-  }
-  const facts = extras.facts
-    .filter(([key]) => key !== "limit" && key !== "spade_three" && key !== "spade_ace")
-    .map(([key, value]) => h("li", { dataset: { key } }, `${extraName(key)}：${fact(key, value, ctx)}`));
+  const announcements = announcementsOf(ctx, extras);
   const seats = [];
   for (let seat = 0; seat < n; seat++) {
     if (seat === ctx.me && ctx.mySlot) continue;
@@ -207,7 +294,7 @@ export function renderBoard(el, ctx) {
         lead
           ? h("p.lead-info", null, `${seatName(ctx, lead.seat)} · ${kindName(lead.kind)} · ${lead.cards.map(cardText).join(" ")}`)
           : null,
-        announcements.length || facts.length ? h("ul.announcements", null, announcements, facts) : null,
+        announcements.length ? h("ul.announcements", null, announcements) : null,
       ),
       ctx.me !== null && ctx.me !== undefined && ctx.mySlot ? mySeat(ctx, extras) : null,
     ),
@@ -232,6 +319,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const left = view.hands ?? null;
   const rows = [];
   const order = hand.order ?? [];
+  const perSeat = gameExtras(view).perSeat; // the game's own counts (得牌) as they were scored
   for (let seat = 0; seat < n; seat++) {
     const place = order.indexOf(seat);
     rows.push(
@@ -240,6 +328,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
         { dataset: { seat } },
         h("th", { scope: "row" }, place === 0 ? h("span.crown", { title: t("winner") }, "★ ") : null, seatName(ctx, seat)),
         h("td.num", null, left ? String(left[seat].length) : String(view.counts?.[seat] ?? "")),
+        perSeat.map(([key, values]) => h("td.num", { dataset: { key } }, String(values[seat]))),
         h("td.num.score", { dataset: { sign: Math.sign(hand.scores[seat]) } }, signed(hand.scores[seat])),
         h("td.num.total", { dataset: { sign: Math.sign(view.totals[seat]) } }, signed(view.totals[seat])),
       ),
@@ -254,7 +343,19 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
     h(
       "table.scores",
       null,
-      h("thead", null, h("tr", null, h("th", null, t("seat")), h("th.num", null, t("left")), h("th.num", null, t("thisHand")), h("th.num", null, final ? t("finalTotals") : t("total")))),
+      h(
+        "thead",
+        null,
+        h(
+          "tr",
+          null,
+          h("th", null, t("seat")),
+          h("th.num", null, t("left")),
+          perSeat.map(([key]) => h("th.num", null, extraName(key))),
+          h("th.num", null, t("thisHand")),
+          h("th.num", null, final ? t("finalTotals") : t("total")),
+        ),
+      ),
       h("tbody", null, rows),
     ),
     hand.lines?.length

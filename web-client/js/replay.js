@@ -4,11 +4,11 @@
 // (#/replay/<id>?step=N&speed=S), so a link to any moment can be shared.
 
 import * as api from "./api.js";
-import { PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
+import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
 import { cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { engine, replaySteps } from "./engine.js";
-import { both, getLang, kindName, t } from "./i18n.js";
+import { answering, bidName, both, getLang, kindName, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
 
@@ -21,14 +21,21 @@ export function describeEvent(event, ctx) {
   switch (event.type) {
     case "deal_committed":
       return t("ev_deal_committed", { hand: event.hand_no });
-    case "dealt":
-      return t("ev_dealt", { name: seatName(ctx, event.leader) });
+    case "dealt": // the first to move plays, or (板子炮) speaks first in an auction
+      return t(ctx.view.phase === "play" ? "ev_dealt" : "ev_dealt_word", { name: seatName(ctx, event.leader) });
     case "played":
       return `${t("ev_played", { name, cards: event.cards.map(cardText).join(" ") })}${
         getLang() === "zh" ? `（${kindName(event.kind)}）` : ` (${kindName(event.kind)})`
       }`;
     case "passed":
       return t("ev_passed", { name });
+    case "bid_made": {
+      const bids = ctx.view.bids ?? []; // the view after the event: this bid is the last
+      const said = bidName(event.bid, { answering: answering(bids, bids.length - 1), form: "button" });
+      return t("ev_bid_made", { name, bid: said });
+    }
+    case "card_called":
+      return t("ev_card_called", { name, card: cardText(event.card) });
     case "seed_added":
       return t("ev_seed_added", { name });
     default:
@@ -177,7 +184,7 @@ export function mountReplay(root, tableId, query) {
     page.dataset.step = String(s.step);
     page.dataset.last = String(last);
     renderBoard(boardHost, c);
-    const ended = step.view.last_hand && step.view.phase !== "play" && step.view.phase !== "seeding";
+    const ended = handOver(step.view);
     clear(sheetHost, ended ? scoreSheet(c, { final: step.view.phase === "over" }) : null);
     for (const li of logList.children) li.classList.toggle("current", Number(li.dataset.step) === s.step);
     // keep the current event in view inside the log's own box (never scroll the page)

@@ -6,22 +6,95 @@
 // with the rules' own `decide` before anything is sent: the play button is enabled only for a
 // legal play, and an illegal selection shows the engine's reason. The server stays the
 // authority: a refused command is shown and the view is resynchronised (a `sync` frame).
+//
+// Outside the play of cards a seat may have to speak (板子炮's 包/反包 auction, the dealer's call
+// of a partner's card): its legal moves of those types become buttons (WORDS), and a click sends
+// the engine's own move through the same `send` as a play.
 
 import * as api from "./api.js";
-import { PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
-import { cardEl } from "./cards.js";
+import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
+import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
-import { both, kindName, t } from "./i18n.js";
+import { answering, bidName, both, kindName, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
 
 const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
+// The moves made with the hand and the play/pass buttons; a move of any other type is a word.
+const CARD_MOVES = new Set(["play", "pass"]);
+// How each kind of word is offered, by the engine's command type: its controls, and the line
+// that says what it means.
+const WORDS = {
+  bid: { controls: bidButtons, help: "bidHelp" },
+  call_card: { controls: callPicker, help: "callHelp" },
+};
 let commandCounter = 0;
 function commandId() {
   commandCounter += 1;
   const rand = Math.floor(Math.random() * 0xffffffff).toString(36);
   return `c-${Date.now().toString(36)}-${rand}-${commandCounter}`;
+}
+
+/** One button per legal bid, the engine's own move behind each (包 / 不包, 反包 / 不反包).
+ * `ctx`: {view, pending, send}. */
+function bidButtons(moves, ctx) {
+  const answer = answering(ctx.view?.bids);
+  return h(
+    "div.word-buttons",
+    null,
+    moves.map((move) =>
+      h(
+        `button.button.bid${move.bid === "pass" ? "" : ".primary"}`,
+        { type: "button", dataset: { bid: move.bid }, disabled: ctx.pending, on: { click: () => ctx.send(move) } },
+        bidName(move.bid, { answering: answer, form: "button" }),
+      ),
+    ),
+  );
+}
+
+/** The cards the caller may name (the engine lists them strongest first), grouped by rank; a
+ * pick, then a confirm. `ctx`: {pending, picked, pick(card), send}. */
+function callPicker(moves, ctx) {
+  const ranks = new Map();
+  for (const move of moves) {
+    const rank = move.card.slice(0, -1);
+    if (!ranks.has(rank)) ranks.set(rank, []);
+    ranks.get(rank).push(move);
+  }
+  const picked = moves.find((m) => m.card === ctx.picked) ?? null;
+  return h(
+    "div.call-picker",
+    null,
+    h(
+      "div.call-grid",
+      { role: "listbox", "aria-label": t("callPick") },
+      [...ranks.values()].map((group) =>
+        h(
+          "div.call-rank",
+          { dataset: { rank: rankLabel(group[0].card) } },
+          group.map((move) =>
+            h(
+              `button.call-card${isRed(move.card) ? ".red" : ""}`,
+              {
+                type: "button",
+                role: "option",
+                dataset: { card: move.card },
+                "aria-selected": move.card === ctx.picked ? "true" : "false",
+                on: { click: () => ctx.pick(move.card) },
+              },
+              cardText(move.card),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "button.button.primary#call-confirm",
+      { type: "button", disabled: !picked || ctx.pending, on: { click: () => ctx.send(picked) } },
+      picked ? t("callConfirm", { card: cardText(picked.card) }) : t("callPick"),
+    ),
+  );
 }
 
 export function mountTable(root, tableId, { watch = false } = {}) {
@@ -40,6 +113,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     check: null, // the worker's verdict on the selection
     checkSeq: 0,
     passCheck: null,
+    callPick: null, // the card picked to call, before it is confirmed
     pending: null, // the id of a command awaiting the server's answer
     hintIndex: -1,
     message: null, // {kind, text} under the controls
@@ -90,7 +164,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   const sortBtn = h("button.button.ghost.small#sort", { type: "button" });
   const reasonEl = h("p.reason#reason", { role: "status", "aria-live": "polite" });
   const controls = h("div.controls", null, passBtn, hintBtn, clearBtn, playBtn);
-  const mySlot = h("div.my-slot", null, handEl, h("div.controls-row", null, sortBtn, controls), reasonEl);
+  const speakEl = h("div.speak#speak", { hidden: true, role: "group" });
+  const mySlot = h("div.my-slot", null, handEl, speakEl, h("div.controls-row", null, sortBtn, controls), reasonEl);
 
   playBtn.addEventListener("click", () => send(s.check?.command));
   passBtn.addEventListener("click", () => {
@@ -256,6 +331,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       s.hintIndex = -1;
     }
     if (view.phase === "play" && view.turn !== previous?.turn) s.hintIndex = -1;
+    if (previous?.phase !== view.phase || previous?.hand_no !== view.hand_no) s.callPick = null;
     if (s.resyncing) {
       s.resyncing = false; // keep the refusal on show, and say the view is the server's again
       s.message = { ...s.message, text: `${s.message?.text ?? ""} · ${t("resynced")}`, keep: true };
@@ -294,7 +370,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
         const info = await seatEngine.view(view);
         s.moves = info.moves;
         if (s.settled) crossCheck(info.moves, s.serverMoves);
-        if (isMyTurn()) s.passCheck = await seatEngine.check(null);
+        if (isMyTurn() && !wordsOf(info.moves).length) s.passCheck = await seatEngine.check(null);
       }
     } catch (err) {
       console.error("engine:", err.message);
@@ -333,8 +409,15 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   }
 
   // --- selection, validation, hints -----------------------------------------------------------------
+  /** My seat is to move (to play, bid or call: any phase but the table's own) and the table
+   * is at rest. */
   function isMyTurn() {
-    return !!s.view && s.settled && s.view.phase === "play" && s.seat !== null && s.view.turn === s.seat;
+    return !!s.view && s.settled && s.seat !== null && seatToMove(s.view) === s.seat;
+  }
+
+  /** The legal moves that are words, not plays of cards (empty unless a seat must speak). */
+  function wordsOf(moves) {
+    return moves.filter((m) => !CARD_MOVES.has(m.type) && m.type in WORDS);
   }
 
   function selectedCodes() {
@@ -361,7 +444,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   async function validate() {
     const seq = ++s.checkSeq;
     const cards = selectedCodes();
-    if (!isMyTurn() || cards.length === 0 || !seatEngine) {
+    if (!isMyTurn() || cards.length === 0 || !seatEngine || wordsOf(s.moves).length) {
       s.check = null;
       renderControls();
       return;
@@ -620,6 +703,9 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     sortBtn.textContent = s.sortMode === "rank" ? t("sortCount") : t("sortRank");
     const mine = isMyTurn();
     const ready = engine.stage === "ready";
+    const words = mine ? wordsOf(s.moves) : [];
+    renderWords(words);
+    controls.hidden = words.length > 0;
     const canPass = mine && s.moves.some((m) => m.type === "pass");
     playBtn.disabled = !(mine && ready && !s.pending && s.check?.ok === true);
     passBtn.disabled = !(mine && ready && !s.pending && canPass);
@@ -643,6 +729,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     } else if (mine && s.check?.ok) {
       kind = "ok";
       text = t("legalPlay", { kind: s.check.kind ? kindName(s.check.kind) : t("play") });
+    } else if (mine && words.length) {
+      text = "";
     } else if (mine) {
       text = s.moves.some((m) => m.type === "play") ? t("selectCards") : t("noPlays");
     }
@@ -651,10 +739,28 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     reasonEl.dataset.code = code;
   }
 
+  /** The words I may say now, as controls in place of the play buttons (hidden when none). */
+  function renderWords(words) {
+    const type = words[0]?.type;
+    speakEl.hidden = !type;
+    speakEl.dataset.type = type ?? "";
+    if (!type) {
+      clear(speakEl);
+      return;
+    }
+    const word = WORDS[type];
+    const pick = (card) => {
+      s.callPick = card;
+      renderControls();
+    };
+    const ctx = { view: s.view, pending: !!s.pending, picked: s.callPick, pick, send };
+    clear(speakEl, word.controls(words.filter((m) => m.type === type), ctx), h("p.word-help", null, t(word.help)));
+  }
+
   function renderSheet() {
     const view = s.view;
     if (!view) return;
-    const ended = view.last_hand && (view.phase !== "play" && view.phase !== "seeding");
+    const ended = handOver(view);
     const final = view.phase === "over" || !!s.over;
     const handNo = view.last_hand?.hand_no;
     if (!ended || (!final && s.dismissedHand === handNo)) {

@@ -39,7 +39,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "must_include_card": ("第一手牌必须包含 {card}", "The first play must include {card}"),
     # bidding and calling
-    "bid_not_allowed": ("现在不能叫「{bid}」", "You cannot bid {bid!r} now"),
+    "bid_not_allowed": ("现在不能叫「{bid_zh}」", "You cannot bid {bid_en} now"),
     "call_own_card": (
         "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
         "You must call a card you do not hold: {card} is in your hand",

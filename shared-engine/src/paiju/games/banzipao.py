@@ -78,7 +78,13 @@ BONUS_PER_HEAD: dict[tuple[str, bool], tuple[str, int]] = {
 # 天牌: what each other player pays the winner.
 TIANPAI_PER_HEAD: dict[str, int] = {"gunlong": 12, "shisanlan": 6}
 
-BIDS = ("bao", "fanbao", "pass")  # 包, 反包, 不包 / 不反包
+# The words of the auction, with their names in refusals: 包, 反包, 不包 / 不反包.
+BID_NAMES: dict[str, tuple[str, str]] = {
+    "bao": ("包", "包 (alone against three)"),
+    "fanbao": ("反包", "反包 (a counter-bid)"),
+    "pass": ("不包", "pass"),
+}
+BIDS = tuple(BID_NAMES)
 Mode = Literal["bao", "fanbao", "call"]
 
 
@@ -350,7 +356,9 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         if command.seat != state.turn:
             raise RuleError("not_your_turn")
         if command.bid not in self.bid_choices(state):
-            raise RuleError("bid_not_allowed", bid=str(command.bid)[:20])
+            word = str(command.bid)[:20]
+            zh, en = BID_NAMES.get(word, (word, repr(word)))
+            raise RuleError("bid_not_allowed", bid_zh=zh, bid_en=en)
         return [BidMade(seat=command.seat, bid=command.bid)]
 
     def _fanbao_answerers(self, state: BanzipaoState, bao: int) -> list[int]:
