@@ -384,13 +384,27 @@ def apply_options(base: OptionsT, overrides: Mapping[str, Any]) -> OptionsT:
     Raises:
         ValueError: an unknown option, or a value of the wrong type or outside its choices.
     """
-    hints = typing.get_type_hints(type(base))
-    known = {f.name for f in dataclasses.fields(base)}  # type: ignore[arg-type]
-    unknown = set(overrides) - known
+    if not overrides:
+        return base
+    hints = _option_types(type(base))
+    unknown = set(overrides) - set(hints)
     if unknown:
         raise ValueError(f"unknown options: {sorted(unknown)}")
     fixed = {name: _checked_option(name, hints[name], value) for name, value in overrides.items()}
     return dataclasses.replace(base, **fixed)  # type: ignore[type-var]
+
+
+_OPTION_TYPES: dict[type, dict[str, Any]] = {}
+
+
+def _option_types(cls: type) -> dict[str, Any]:
+    """The type of each field of an options dataclass (resolving annotations is slow: once per
+    class)."""
+    found = _OPTION_TYPES.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _OPTION_TYPES[cls] = {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+    return found
 
 
 def _checked_option(name: str, hint: Any, value: Any) -> Any:
