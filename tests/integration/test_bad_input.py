@@ -3,6 +3,7 @@ in Chinese and English) and the table's log stays exactly as it was."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -294,3 +295,33 @@ async def test_a_flood_of_frames_is_rate_limited(stack: Stack, table: Table) -> 
     frames = [await sock.recv() for _ in range(120)]
     assert any(f["type"] == "error" and f["code"] == "rate_limited" for f in frames)
     await sock.close()
+
+
+async def test_a_client_over_the_http_rate_limit_is_refused_and_nothing_it_sent_is_applied(
+    stack: Stack, http: httpx.AsyncClient, table: Table
+) -> None:
+    """A burst past the API's limit (100 requests, then 50 a second, per client address) gets
+    ``rate_limited`` (429) and changes nothing: 160 copies of one legal command at once append
+    it exactly once. Once the client slows down it is served again; static files are never
+    limited."""
+    me = table.turn
+    auth = {"Authorization": f"Bearer {table.tokens[me]}"}
+    before = await snapshot(stack, table.id)
+    url = f"/api/tables/{table.id}/commands"
+    play = {"type": "play", "seat": me, "cards": [table.hands[me][0]]}
+    command = {"id": "burst-1", "command": play}
+    burst = await asyncio.gather(*(http.post(url, json=command, headers=auth) for _ in range(160)))
+    statuses = [r.status_code for r in burst]
+    assert statuses.count(429) >= 20 and set(statuses) <= {200, 429}, statuses
+    is_error(next(r for r in burst if r.status_code == 429).json(), "rate_limited")
+    after = await snapshot(stack, table.id)
+    added = [event for _, event in after[len(before) :]]
+    assert after[: len(before)] == before
+    assert [(e["type"], e["seat"]) for e in added] == [("played", me)]  # once, not 160 times
+    assert (await http.get("/index.html")).status_code == 200  # static files are not limited
+    for _ in range(100):  # slow down: the bucket refills at 50 a second
+        await asyncio.sleep(0.05)
+        reply = await http.get(f"/api/tables/{table.id}")
+        if reply.status_code != 429:
+            break
+    assert reply.status_code == 200, reply.text

@@ -36,6 +36,8 @@ class Settings(msgspec.Struct, kw_only=True):
     ws_max_size: int = 64 * 1024  # bytes: uvicorn closes the socket above this
     frame_rate: float = 20.0  # WebSocket frames a second a client may send (sustained)
     frame_burst: int = 40  # and in a burst
+    http_rate: float = 50.0  # API requests a second a client address may send (sustained)
+    http_burst: int = 100  # and in a burst
     max_watchers: int = 200  # WebSocket connections per table per gateway copy
     max_log_cache: int = 256  # finished tables' logs kept in memory per gateway copy
 

@@ -28,6 +28,7 @@ from paiju_services.config import Settings
 from paiju_services.errors import ErrorBody, ServiceError, error_body, http_status, short
 from paiju_services.gateway import controllers
 from paiju_services.gateway.backend import Backend
+from paiju_services.gateway.limits import http_rate_limit
 from paiju_services.gateway.ws import table_socket
 from paiju_services.logs import log
 from paiju_services.runner import close
@@ -164,7 +165,7 @@ def create_app(settings: Settings) -> Litestar:
         lifespan=[lifespan],
         dependencies={"backend": Provide(get_backend, sync_to_thread=False)},
         exception_handlers={Exception: error_response},
-        middleware=[access_log],
+        middleware=[access_log, http_rate_limit(settings)],
         request_max_body_size=settings.max_body,
         logging_config=None,
         openapi_config=OpenAPIConfig(

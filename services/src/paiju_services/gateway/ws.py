@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from typing import Any
 
 import msgspec
@@ -25,6 +24,7 @@ from paiju.errors import RuleError
 from paiju_services.errors import RemoteError, ServiceError, error_body, short
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.feeds import TableFeed, Watcher
+from paiju_services.gateway.limits import RateLimit
 from paiju_services.gateway.schemas import (
     CLIENT_TAGS,
     Ack,
@@ -75,25 +75,6 @@ def parse_frame(raw: str | bytes, limit: int) -> ClientFrame:
     except msgspec.ValidationError as exc:
         raise ServiceError("bad_frame", detail=short(exc)) from None
     return frame
-
-
-class RateLimit:
-    """A token bucket: ``rate`` frames a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 @websocket("/ws/tables/{table_id:str}")
