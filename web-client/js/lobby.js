@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { $, clear, h } from "./dom.js";
-import { getLang, t } from "./i18n.js";
+import { both, getLang, t } from "./i18n.js";
 import { timeAgo, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -43,6 +43,36 @@ function summary(text) {
   const parts = text.split(/(?<=[。.!?！？])\s*/);
   let out = parts[0] ?? text;
   if (out.length < 40 && parts[1]) out += parts[1];
+  return out;
+}
+
+/** One control of the house rules for a catalogue option ({name, kind, default, zh, en, choices,
+ * min}): its row, and what it reads now. Ids are `opt-<name>`. */
+function optionControl(option) {
+  const id = `opt-${option.name}`;
+  if (option.kind === "bool") {
+    const input = h(`input#${id}`, { type: "checkbox", name: option.name, checked: option.default });
+    return { option, row: h("label.option-check", null, input, h("span", null, both(option))), read: () => input.checked };
+  }
+  const control =
+    option.kind === "choice"
+      ? h(
+          `select#${id}`,
+          { name: option.name },
+          option.choices.map((c) => h("option", { value: c.value, selected: c.value === option.default }, both(c))),
+        )
+      : h(`input#${id}`, { type: "number", name: option.name, min: String(option.min), step: "1", value: String(option.default), inputMode: "numeric" });
+  const read = option.kind === "choice" ? () => control.value : () => (control.value.trim() === "" ? option.default : Number(control.value));
+  return { option, row: h("label", null, h("span", null, both(option)), control), read };
+}
+
+/** The options a person changed from the variant's defaults: what a new table sends. */
+function changedOptions(controls) {
+  const out = {};
+  for (const { option, read } of controls) {
+    const value = read();
+    if (value !== option.default) out[option.name] = value;
+  }
   return out;
 }
 
@@ -165,10 +195,16 @@ export function mountLobby(root) {
     );
     const playersSelect = h("select#create-players", { name: "players" });
     const variantSummary = h("p.variant-summary");
+    const rulesBody = h("div.house-rules-body");
+    const houseRules = h("details.house-rules#house-rules", null, h("summary", null, t("houseRules")), rulesBody);
+    let controls = [];
     const syncVariant = () => {
       const v = variantOf(game, variantSelect.value);
       clear(playersSelect, v.players.map((n) => h("option", { value: n, selected: n === v.players.at(-1) }, t("playersN", { n }))));
       variantSummary.textContent = getLang() === "zh" ? v.summary_zh : v.summary_en;
+      controls = (v.options ?? []).map(optionControl);
+      houseRules.hidden = controls.length === 0;
+      clear(rulesBody, h("p.muted.house-rules-hint", null, t("houseRulesHint")), controls.map((c) => c.row));
     };
     variantSelect.addEventListener("change", syncVariant);
     syncVariant();
@@ -191,7 +227,7 @@ export function mountLobby(root) {
             try {
               api.setPlayerName(name.value);
               const players = Number(playersSelect.value);
-              const created = await api.createTable(game.id, variantSelect.value, players);
+              const created = await api.createTable(game.id, variantSelect.value, players, changedOptions(controls));
               if (opponents.value === "bots") {
                 // the bots sit first and you last: your seat completes the table, which deals
                 const others = Array.from({ length: players - 1 }, (_, i) => i + 1);
@@ -212,6 +248,7 @@ export function mountLobby(root) {
       h("label", null, h("span", null, t("variant")), variantSelect),
       variantSummary,
       h("label", null, h("span", null, t("players")), playersSelect),
+      houseRules,
       h("label", null, h("span", null, t("opponents")), opponents),
       h("label", null, h("span", null, t("yourName")), name),
       submit,

@@ -16,7 +16,7 @@ import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, st
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
-import { answering, bidName, both, kindName, t } from "./i18n.js";
+import { answering, bidName, both, getLang, kindName, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
 
@@ -566,9 +566,11 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     if (s.view?.hand_no) bits.push(t("handNo", { n: s.view.hand_no }));
     bits.push(`${t("table")} ${tableId.slice(0, 8)}`);
     if (s.seat === null) bits.push(t("spectating"));
+    const rules = houseRulesText(variant, s.config?.options);
     clear(
       sub,
       bits.join(" · "),
+      rules ? [" · ", h("span.house-rules-line#house-rules-line", null, rules)] : null,
       " ",
       h(
         "button.linkish",
@@ -585,6 +587,19 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       ),
     );
     page.dataset.seat = s.seat ?? "";
+  }
+
+  /** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */
+  function houseRulesText(variant, options) {
+    const changed = (variant?.options ?? []).filter((o) => options && o.name in options && options[o.name] !== o.default);
+    if (changed.length === 0) return "";
+    const colon = getLang() === "zh" ? "：" : ": ";
+    const words = changed.map((o) => {
+      if (o.kind === "choice") return both(o.choices.find((c) => c.value === options[o.name]) ?? { zh: options[o.name], en: options[o.name] });
+      if (o.kind === "bool") return options[o.name] ? both(o) : `${both(o)}${colon}${t("optionOff")}`;
+      return `${both(o)}${colon}${options[o.name]}`;
+    });
+    return t("houseRulesLine", { rules: words.join(getLang() === "zh" ? "；" : "; ") });
   }
 
   function renderWaiting() {

@@ -21,8 +21,16 @@ State = TableState
 
 
 def list_games() -> list[dict[str, Any]]:
-    """The catalogue: every game with its names, region, description and variants."""
-    return [dataclasses.asdict(game.info) for game in GAMES.values()]
+    """The catalogue: every game with its names, region, description and variants, each variant
+    with the ``options`` a table may choose (``TableGame.option_catalogue``)."""
+    games = []
+    for game in GAMES.values():
+        info = dataclasses.asdict(game.info)
+        info["variants"] = [
+            v | {"options": game.option_catalogue(v["id"])} for v in info["variants"]
+        ]
+        games.append(info)
+    return games
 
 
 def make_config(

@@ -74,6 +74,17 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionLabel:
+    """How the lobby names one table option: in Chinese and English, each choice of a ``Literal``
+    field whose raw value says too little (value → (zh, en)), and the least value of a number."""
+
+    zh: str
+    en: str
+    choices: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    min: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """One table's game, variant, number of players and typed options (a game's dataclass)."""
 
@@ -121,6 +132,9 @@ class TableGame(Generic[S]):
     state_type: ClassVar[type[TableState]] = TableState
     # the phases in which ``turn`` names a seat that must act (a bidding game adds its own)
     seat_phases: ClassVar[frozenset[str]] = frozenset({"play"})
+    # the lobby's names of the options a table may choose (``option_catalogue``); each game module
+    # keeps its own next to its options dataclass, an option without one is shown by its field name
+    option_labels: ClassVar[Mapping[str, OptionLabel]] = {}
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {
@@ -145,7 +159,22 @@ class TableGame(Generic[S]):
         raise NotImplementedError
 
     def make_options(self, variant: str, players: int, overrides: Mapping[str, Any]) -> Any:
-        return apply_options(self.variant_options(variant), overrides)
+        """The variant's options with ``overrides`` applied, each checked against its type and
+        (a number) against its least value in ``option_labels``.
+
+        Raises:
+            ValueError: an unknown option, a wrong type, a value outside its choices or too small.
+        """
+        options = apply_options(self.variant_options(variant), overrides)
+        for name, value in overrides.items():
+            label = self.option_labels.get(name)
+            if label is not None and type(value) is int and value < label.min:
+                raise ValueError(f"option {name} must be at least {label.min}, not {value}")
+        return options
+
+    def option_catalogue(self, variant: str) -> list[dict[str, Any]]:
+        """The options a table of ``variant`` may choose, as JSON (see ``option_catalogue``)."""
+        return option_catalogue(self.variant_options(variant), self.option_labels)
 
     def pack(self, config: Config) -> Hand:
         """The cards dealt from, sorted."""
@@ -405,6 +434,46 @@ def _option_types(cls: type) -> dict[str, Any]:
         hints = typing.get_type_hints(cls)
         found = _OPTION_TYPES[cls] = {f.name: hints[f.name] for f in dataclasses.fields(cls)}
     return found
+
+
+def option_catalogue(preset: Any, labels: Mapping[str, OptionLabel]) -> list[dict[str, Any]]:
+    """The fields of an options dataclass a person may set in the lobby, in field order, as JSON:
+    ``{"name", "kind": "bool" | "choice" | "int", "default", "zh", "en"}``, plus ``"choices"``
+    (``[{"value", "zh", "en"}]``) for a ``Literal`` and ``"min"`` for an int. The defaults are
+    ``preset``'s values. Fields of other types (card lists such as 关牌's ``removed``) are left out.
+
+    >>> from paiju.games.banzipao import BanzipaoOptions
+    >>> [o["name"] for o in option_catalogue(BanzipaoOptions(), {})]
+    ['fanbao_rights', 'bystanders_pay_bonus', 'open_trick', 'hands']
+    """
+    out: list[dict[str, Any]] = []
+    for name, hint in _option_types(type(preset)).items():
+        kind = _option_kind(hint)
+        if kind is None:
+            continue
+        label = labels.get(name) or OptionLabel(name, name)
+        entry: dict[str, Any] = {
+            "name": name,
+            "kind": kind,
+            "default": getattr(preset, name),
+            "zh": label.zh,
+            "en": label.en,
+        }
+        if kind == "choice":
+            choices = [(v, label.choices.get(v, (v, v))) for v in typing.get_args(hint)]
+            entry["choices"] = [{"value": v, "zh": zh, "en": en} for v, (zh, en) in choices]
+        elif kind == "int":
+            entry["min"] = label.min
+        out.append(entry)
+    return out
+
+
+def _option_kind(hint: Any) -> str | None:
+    if typing.get_origin(hint) is Literal:
+        return "choice"
+    if hint is bool:
+        return "bool"
+    return "int" if hint is int else None
 
 
 def _checked_option(name: str, hint: Any, value: Any) -> Any:

@@ -43,7 +43,15 @@ from paiju.protocol import (
     ScoreLine,
     net_scores,
 )
-from paiju.table import Config, GameInfo, Variant, copy_with, holder_of, next_seat
+from paiju.table import (
+    Config,
+    GameInfo,
+    OptionLabel,
+    Variant,
+    copy_with,
+    holder_of,
+    next_seat,
+)
 
 PLAYERS = 4
 TWO = 12  # the notation's rank of 2, the highest; no run contains it
@@ -193,6 +201,32 @@ class BanzipaoOptions:
     hands: int = 1
 
 
+# the lobby's names of the options (``TableGame.option_catalogue``)
+OPTION_LABELS: dict[str, OptionLabel] = {
+    "fanbao_rights": OptionLabel(
+        "谁可以反包",
+        "Who may answer 包 with 反包",
+        {
+            "next": ("只有下家可反包", "only the next player may 反包"),
+            "all": ("其他人依次可反包", "each other player in turn"),
+        },
+    ),
+    "bystanders_pay_bonus": OptionLabel(
+        "包与反包对打时，旁观的两人也付附加分",
+        "In a 包/反包 duel, the two sitting out also pay bonuses",
+    ),
+    "open_trick": OptionLabel(
+        "终局时桌上未收的一轮",
+        "The round left on the table at the end",
+        {
+            "top": ("桌上未收的牌归最大者", "the last round goes to its top player"),
+            "nobody": ("桌上未收的牌不归任何人", "the last round counts for nobody"),
+        },
+    ),
+    "hands": OptionLabel("局数", "Hands per match", min=1),
+}
+
+
 INFO = GameInfo(
     id="banzipao",
     name_zh="板子炮",
@@ -287,6 +321,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     state_type = BanzipaoState
     seat_phases = frozenset({"bid", "call", "play"})
     bomb_kinds = frozenset({"bomb", "banzipao", "dou", "guntong"})
+    option_labels = OPTION_LABELS
 
     def __init__(self) -> None:
         super().__init__()

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from paiju.cards import RANKS, Card, Hand, build_deck, parse_card
 from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo, group_by_rank
-from paiju.table import Config
+from paiju.table import Config, OptionLabel
 
 FOUR_D: Card = parse_card("4D")  # the lowest card: its holder leads the first hand
 SPADE_THREE: Card = parse_card("3S")  # the highest card
@@ -78,6 +78,21 @@ class BeihaiRules:
     single_order: Literal["rank_first", "suit_first"] = "rank_first"
     pair_suit_tiebreak: bool = True
     bare_four: bool = False
+
+
+# the lobby's names of the shared options (each game adds its own)
+OPTION_LABELS: dict[str, OptionLabel] = {
+    "single_order": OptionLabel(
+        "单张比较",
+        "Single cards compare",
+        {
+            "rank_first": ("单张先比点数再比花色", "singles by rank, then by suit"),
+            "suit_first": ("单张先比花色（♠全大于♥…）", "singles by suit first (every ♠ above ♥…)"),
+        },
+    ),
+    "pair_suit_tiebreak": OptionLabel("同点对子比花色", "Pairs of one rank compare by suit"),
+    "bare_four": OptionLabel("四张同点可单出", "Four of a kind may be played alone"),
+}
 
 
 def combo_of(rules: BeihaiRules, cards: Hand) -> Combo | None:
@@ -236,6 +251,7 @@ class BeihaiGame(ClimbingGame[S]):
     leads (``first_turn``), constraints (``check_play``), the end of a hand and its score."""
 
     options_type: ClassVar[type[BeihaiRules]] = BeihaiRules
+    option_labels = OPTION_LABELS
 
     def variant_options(self, variant: str) -> Any:
         return self.options_type()

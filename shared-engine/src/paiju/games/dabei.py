@@ -19,8 +19,9 @@ from typing import Any, ClassVar
 from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
+from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
 from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
-from paiju.table import GameInfo, Variant, holder_of
+from paiju.table import GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,17 @@ class DabeiOptions(BeihaiRules):
     half_stake: int = 3
     stop_when_settled: bool = False
     hands: int = 1
+
+
+# the lobby's names of the options (``TableGame.option_catalogue``)
+OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
+    "full_stake": OptionLabel("全赢每家付", "Full win: each loser pays", min=0),
+    "half_stake": OptionLabel("半赢每家付", "Half win: each loser pays", min=0),
+    "stop_when_settled": OptionLabel(
+        "输赢已定即结束本局", "End the hand once the score is settled"
+    ),
+    "hands": OptionLabel("局数", "Hands per match", min=1),
+}
 
 
 INFO = GameInfo(
@@ -140,6 +152,7 @@ class Dabei(BeihaiGame[DabeiState]):
     info: ClassVar[GameInfo] = INFO
     state_type = DabeiState
     options_type = DabeiOptions
+    option_labels = OPTION_LABELS
 
     def first_turn(self, state: DabeiState, hands: tuple[Hand, ...]) -> int:
         """3a "每局均是方块4出牌": the holder of ♦4 leads every hand."""

@@ -27,7 +27,7 @@ from paiju.climbing import (
 )
 from paiju.errors import RuleError
 from paiju.protocol import HandEnded, Played, ScoreLine
-from paiju.table import Config, GameInfo, Variant, holder_of, next_seat
+from paiju.table import Config, GameInfo, OptionLabel, Variant, holder_of, next_seat
 
 ACE, TWO = 11, 12
 PLAIN_ORDER: tuple[int, ...] = tuple(range(12))  # 3 .. A: 2 never enters a run
@@ -63,6 +63,87 @@ class GuanpaiOptions:
     first_play_must_include: bool = False  # the first play contains the card that made its leader
     bomb_score: int = 0
     hands: int = 1
+
+
+# the lobby's names of the options (``TableGame.option_catalogue``); ``removed``, ``first_lead``
+# and ``plane_wings`` are lists, not offered there
+OPTION_LABELS: dict[str, OptionLabel] = {
+    "later_lead": OptionLabel(
+        "之后各局谁先出",
+        "Who leads the later hands",
+        {
+            "first_lead": ("每局由持先出牌者先出", "every hand: the leading card's holder leads"),
+            "winner": ("之后由上局赢家先出", "later hands: the last winner leads"),
+        },
+    ),
+    "straight_min": OptionLabel("顺子最少张数", "Shortest straight", min=3),
+    "straight_low_ace": OptionLabel("A可作1（A2345）", "The ace may be low (A2345)"),
+    "pair_run_min": OptionLabel("连对最少对数（0为无）", "Fewest pairs in a run (0: none)"),
+    "triple_run_min": OptionLabel("飞机最少三条数（0为无）", "Fewest triples in a plane (0: none)"),
+    "four_two": OptionLabel("可出四带二", "Four with two (四带二)"),
+    "trio_pair_kickers": OptionLabel(
+        "三带二所带的牌",
+        "The two cards of a 三带二",
+        {
+            "any": ("三带二带任意两张", "三带二 with any two cards"),
+            "pair": ("三带二须带对子", "三带二 with a pair only"),
+        },
+    ),
+    "trio_single_last": OptionLabel("最后一手可出三带一", "三带一 as a last hand"),
+    "last_triple_as_trio_pair": OptionLabel(
+        "最后一手三条可管三带二", "A last-hand triple beats a 三带二"
+    ),
+    "quad_bomb": OptionLabel(
+        "四张炸弹",
+        "Four-of-a-kind bombs",
+        {
+            "bare": ("四张为炸", "four alone are a bomb"),
+            "with_kicker": ("四带一为炸", "four plus one are a bomb"),
+            "either": ("四张或四带一为炸", "four, alone or plus one, are a bomb"),
+        },
+    ),
+    "aaa_bomb": OptionLabel(
+        "三个A炸弹",
+        "The aces' bomb",
+        {
+            "bare": ("三个A为炸", "AAA alone is a bomb"),
+            "with_kicker": ("三个A带一为炸", "AAA plus one is a bomb"),
+            "either": ("三个A或带一为炸", "AAA, alone or plus one, is a bomb"),
+        },
+    ),
+    "bomb_order": OptionLabel(
+        "炸弹大小",
+        "Bomb order",
+        {
+            "aaa_top": ("三个A最大", "AAA highest"),
+            "quads_top": ("四张炸大于三个A", "four of a kind above AAA"),
+        },
+    ),
+    "must_beat": OptionLabel("必管（能管必须管）", "Must beat when able (必管)"),
+    "must_beat_with_bomb": OptionLabel("必管包括炸弹", "必管 counts bombs"),
+    "dingda": OptionLabel(
+        "顶大（下家只剩一张时出最大）",
+        "Play high (顶大) when the next player has one card",
+        {
+            "off": ("不顶大", "no 顶大"),
+            "liable": ("不顶大者包赔", "who fails to play high pays for all"),
+            "enforced": ("必须顶大", "顶大 enforced"),
+        },
+    ),
+    "dingda_scope": OptionLabel(
+        "顶大管到",
+        "顶大 binds",
+        {
+            "singles": ("顶大只管单张", "顶大 binds singles only"),
+            "highest_single": ("顶大须出最大单张", "顶大: play the highest single"),
+        },
+    ),
+    "first_play_must_include": OptionLabel(
+        "首出须含定先出的牌", "The first play contains the card that chose its leader"
+    ),
+    "bomb_score": OptionLabel("每个炸弹每家付", "Each bomb: every other player pays"),
+    "hands": OptionLabel("局数", "Hands per match", min=1),
+}
 
 
 MAINSTREAM = GuanpaiOptions(
@@ -255,6 +336,7 @@ def _run_top(order: tuple[int, ...], ranks: list[int]) -> int | None:
 class Guanpai(ClimbingGame[GuanpaiState]):
     info: ClassVar[GameInfo] = INFO
     state_type = GuanpaiState
+    option_labels = OPTION_LABELS
 
     # --- setup --------------------------------------------------------------------------------------
 

@@ -18,8 +18,9 @@ from typing import Any, ClassVar, Literal
 from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, BeihaiGame, BeihaiRules
+from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
 from paiju.protocol import HandEnded, ScoreLine
-from paiju.table import Config, GameInfo, Variant, holder_of
+from paiju.table import Config, GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,23 @@ class TiaoshuOptions(BeihaiRules):
     limit_counts: Literal["counted", "actual"] = "counted"
     first_play_with_4d: bool = False
     hands: int = 0
+
+
+# the lobby's names of the options (``TableGame.option_catalogue``)
+OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
+    "card_stake": OptionLabel("每张牌值", "Each counted card is worth", min=0),
+    "limit": OptionLabel("张数到此即结束", "The match ends when someone's cards reach", min=1),
+    "limit_counts": OptionLabel(
+        "张数计法",
+        "The limit counts",
+        {
+            "counted": ("按加倍后的张数计", "the limit counts cards as multiplied"),
+            "actual": ("按实际剩余张数计", "the limit counts the cards actually left"),
+        },
+    ),
+    "first_play_with_4d": OptionLabel("首局第一手须含♦4", "The match's first play must contain ♦4"),
+    "hands": OptionLabel("最多局数（0为不限）", "Most hands (0: no cap)", min=0),
+}
 
 
 INFO = GameInfo(
@@ -97,6 +115,7 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
     info: ClassVar[GameInfo] = INFO
     state_type = TiaoshuState
     options_type = TiaoshuOptions
+    option_labels = OPTION_LABELS
 
     def initial_state(self, config: Config) -> TiaoshuState:
         return dataclasses.replace(super().initial_state(config), lost=(0,) * config.players)
