@@ -25,13 +25,17 @@ from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers, Watch
 from e2e.stack import Stack, create_in_lobby, open_lobby
-from e2e.test_play import Played, after_move, card_strings, diagnose, take_turn, version
-from paiju import api
+from e2e.test_play import (
+    Played,
+    after_move,
+    diagnose,
+    spectator_frames_checked,
+    take_turn,
+    version,
+)
 from paiju.cards import format_card
-from paiju.protocol import decode
 
 GAME = "banzipao"
-SEAT_PHASES = ("bid", "call", "play")
 # what the score sheet may name: every reason of 板子炮, in Chinese
 REASONS_ZH = {
     "bao_win": "包牌成功",
@@ -297,29 +301,15 @@ def audit_spectator(stack: Stack, hand: Hand) -> int:
     the finished table's log): no card still held is shown (but the called card, which is named
     in public), and no partner while the called card is unplayed. Returns the frames checked."""
     assert hand.spectator is not None
-    log = stack.api(f"/api/tables/{hand.table}/log")
-    config = api.config_from_dict(log["header"]["config"])
-    events = [decode(e) for e in log["events"]]
-    checked = 0
-    for frame in frames_of(hand.spectator, hand.table):
+    checked = spectator_frames_checked(stack, hand.table, frames_of(hand.spectator, hand.table))
+    for frame, truth in checked:
         view = frame["view"]
-        assert view["seat"] is None and view["hand"] is None
-        if view["phase"] not in ("seeding", *SEAT_PHASES):
-            continue  # the hand is over: every hand is public
-        assert view["hands"] is None
-        truth = api.replay(config, events[: frame["index"]])
-        held: set[str] = set()
-        for seat in range(config.players):
-            held |= set(api.view(truth, seat)["hand"] or [])
-        shown = set(card_strings(frame)) - {view.get("called_card")}
-        assert not (shown & held), f"hidden cards {shown & held} at event {frame['index']}"
         called = getattr(truth, "called", None)
         if called is not None and truth.phase == "play" and called not in truth.discards:
             assert view["partner"] is None, f"the partner shown at event {frame['index']}"
             assert view["called_card"] == format_card(called)
-        checked += 1
     assert not any('"command"' in f or '"hello"' in f for f in hand.spectator.sent)
-    return checked
+    return len(checked)
 
 
 def frames_of(watch: Watch, table: str) -> list[dict[str, Any]]:

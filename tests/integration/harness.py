@@ -21,6 +21,11 @@ from typing import Any
 import httpx
 import websockets
 
+from paiju import api
+from paiju.log import decode_event, read_header
+from paiju.protocol import Event
+from paiju.table import TableState
+
 BIN = Path(sys.executable).parent
 NATS_SERVER = BIN / "nats-server"
 
@@ -326,3 +331,33 @@ async def wait_status(
             return body
         await asyncio.sleep(0.1)
     raise AssertionError(f"table {table_id} not {status} in {timeout}s")
+
+
+async def play_watched(
+    stack: Stack, http: httpx.AsyncClient, table_id: str, players: int
+) -> tuple[Socket, list[Socket]]:
+    """A spectator watching from before the deal and ``players`` people seated one by one, each
+    playing with ``play_seat`` to the end of the match; returns (spectator, seats), every frame
+    they received kept."""
+    spectator = await Socket.open(stack.ws, table_id)
+    tokens = [await join(http, table_id, f"P{seat}", seat=seat) for seat in range(players)]
+    seats = [await Socket.open(stack.ws, table_id, token) for token in tokens]
+    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(seats))), 60)
+    await spectator.expect("over")
+    return spectator, seats
+
+
+async def logged_states(
+    http: httpx.AsyncClient, table_id: str
+) -> tuple[list[Event], list[TableState]]:
+    """A table's events from its exported log, and the state after each prefix of them:
+    ``states[i]`` is the state after the first ``i`` events (a frame's ``index``)."""
+    lines = (
+        await http.get(f"/api/tables/{table_id}/log", params={"format": "jsonl"})
+    ).text.splitlines()
+    config = read_header(lines[0])
+    events = [decode_event(line) for line in lines[1:]]
+    states = [api.initial_state(config)]
+    for event in events:
+        states.append(api.evolve(states[-1], event))
+    return events, states

@@ -5,15 +5,11 @@ another seat's hand meanwhile (the called card's code is public: its holder is n
 
 from __future__ import annotations
 
-import asyncio
-
 import httpx
 
-from integration.harness import Socket, Stack, join, new_table, play_seat
+from integration.harness import Stack, logged_states, new_table, play_watched
 from integration.test_hidden_information import cards_in
-from paiju import api
 from paiju.cards import card_codes
-from paiju.log import decode_event, read_header
 from paiju.protocol import BidMade, CardCalled, HandEnded, Played
 
 
@@ -21,26 +17,14 @@ async def test_the_partner_stays_secret_until_the_called_card_is_played(
     stack: Stack, http: httpx.AsyncClient
 ) -> None:
     table = await new_table(http, game="banzipao", variant="guizhou", players=4)
-    spectator = await Socket.open(stack.ws, table)
-    tokens = [await join(http, table, f"P{seat}", seat=seat) for seat in range(4)]
-    seats = [await Socket.open(stack.ws, table, token) for token in tokens]
-    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(seats))), 60)
-    await spectator.expect("over")
-
-    lines = (
-        await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
-    ).text.splitlines()
-    config = read_header(lines[0])
-    events = [decode_event(line) for line in lines[1:]]
+    spectator, seats = await play_watched(stack, http, table, 4)
+    events, states = await logged_states(http, table)
     assert [e.bid for e in events if isinstance(e, BidMade)] == ["pass"] * 4  # the test players
     called_at, call = next((i, e) for i, e in enumerate(events) if isinstance(e, CardCalled))
     shown_at = next(
         i for i, e in enumerate(events) if isinstance(e, Played) and call.card in e.cards
     )
     ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnded))
-    states = [api.initial_state(config)]
-    for event in events:
-        states.append(api.evolve(states[-1], event))
     partner = states[called_at + 1].partner  # type: ignore[attr-defined]
     assert partner is not None and partner != call.seat
 

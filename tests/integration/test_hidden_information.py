@@ -4,17 +4,14 @@ as the finished log shows them at that frame's index."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
 import httpx
 import pytest
 
-from integration.harness import Socket, Stack, join, new_table, play_seat
-from paiju import api
+from integration.harness import Stack, logged_states, new_table, play_watched
 from paiju.cards import card_codes
-from paiju.log import decode_event, read_header
 from paiju.protocol import HandEnded
 
 CARD = re.compile(r"^(?:[3-9TJQKA2][SHCD]|RJ|BJ)$")
@@ -35,21 +32,9 @@ async def test_no_frame_shows_another_seats_cards_before_the_hand_ends(
     stack: Stack, http: httpx.AsyncClient, variant: str, players: int
 ) -> None:
     table = await new_table(http, variant=variant, players=players)
-    spectator = await Socket.open(stack.ws, table)  # watching from before the deal
-    tokens = [await join(http, table, f"P{seat}", seat=seat) for seat in range(players)]
-    seats = [await Socket.open(stack.ws, table, token) for token in tokens]
-    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(seats))), 60)
-    await spectator.expect("over")
-
-    lines = (
-        await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
-    ).text.splitlines()
-    config = read_header(lines[0])
-    events = [decode_event(line) for line in lines[1:]]
+    spectator, seats = await play_watched(stack, http, table, players)
+    events, states = await logged_states(http, table)
     ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnded))
-    states = [api.initial_state(config)]
-    for event in events:
-        states.append(api.evolve(states[-1], event))
 
     checked = 0
     for who, sock in [(None, spectator), *enumerate(seats)]:

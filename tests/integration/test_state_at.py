@@ -7,10 +7,9 @@ import json
 
 import httpx
 
-from integration.harness import Stack, new_table, wait_status
+from integration.harness import Stack, logged_states, new_table, wait_status
 from paiju import api
 from paiju.cards import card_codes
-from paiju.log import decode_event, read_header
 
 
 async def test_state_at_every_index_equals_the_engine_replay(
@@ -21,15 +20,8 @@ async def test_state_at_every_index_equals_the_engine_replay(
     assert r.json()["seats"] == [0, 1, 2]
     await wait_status(http, table, "finished")
 
-    lines = (
-        await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
-    ).text.splitlines()
-    config = read_header(lines[0])
-    events = [decode_event(line) for line in lines[1:]]
-    state = api.initial_state(config)
-    for index in range(len(events) + 1):
-        if index:
-            state = api.evolve(state, events[index - 1])
+    events, states = await logged_states(http, table)
+    for index, state in enumerate(states):
         body = (await http.get(f"/api/tables/{table}/state", params={"at": index})).json()
         assert body["index"] == index and body["events"] == len(events) and body["finished"]
         assert body["view"] == json.loads(json.dumps(api.view(state, None)))

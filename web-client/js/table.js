@@ -21,8 +21,6 @@ import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
 
 const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
-// The moves made with the hand and the play/pass buttons; a move of any other type is a word.
-const CARD_MOVES = new Set(["play", "pass"]);
 // How each kind of word is offered, by the engine's command type: its controls, and the line
 // that says what it means.
 const WORDS = {
@@ -417,7 +415,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
 
   /** The legal moves that are words, not plays of cards (empty unless a seat must speak). */
   function wordsOf(moves) {
-    return moves.filter((m) => !CARD_MOVES.has(m.type) && m.type in WORDS);
+    return moves.filter((m) => Object.hasOwn(WORDS, m.type));
   }
 
   function selectedCodes() {
@@ -473,14 +471,21 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     selectionChanged();
   }
 
-  function send(command) {
-    if (!command || !isMyTurn() || s.pending) return false;
+  /** Frame a command with a fresh id and send it; it is pending until the server answers. The
+   * id, or null when the socket is not open. */
+  function dispatch(command) {
     const id = commandId();
     const frame = { type: "command", id, command };
-    if (!sendFrame(frame)) return false;
+    if (!sendFrame(frame)) return null;
     s.pending = id;
     s.sentFrame = frame;
     s.retries = 0;
+    return id;
+  }
+
+  function send(command) {
+    if (!command || !isMyTurn() || s.pending) return false;
+    if (dispatch(command) === null) return false;
     s.message = { kind: "info", text: t("sending") };
     renderControls();
     return true;
@@ -822,13 +827,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     /** Send a command without the local check, as a stale or tampered client would: the
      * server is the authority, and the page must show its refusal and resynchronise. */
     sendUnchecked(command) {
-      const id = commandId();
-      const frame = { type: "command", id, command };
-      if (!sendFrame(frame)) return null;
-      s.pending = id;
-      s.sentFrame = frame;
-      s.retries = 0;
-      renderControls();
+      const id = dispatch(command);
+      if (id !== null) renderControls();
       return id;
     },
     async benchValidate(count = 200) {

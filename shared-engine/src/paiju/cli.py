@@ -129,6 +129,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
         file=out,
     )
     hints = 0
+
+    def record(new: list[Event]) -> None:
+        events.extend(new)
+        for event in new:
+            if isinstance(event, HandEnded):
+                _print_result(event, out)
+
     while state.phase != "over":
         command: Command | None = table_command(state, base_seed)
         if command is None:
@@ -156,18 +163,16 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
                     print(f"hint 提示: {_move_text(move)}", file=out)
                     continue
                 try:
-                    command = _reply_command(state, human, reply)
-                    api.decide(state, command)
+                    state, new = api.apply(state, _reply_command(state, human, reply))
                 except (RuleError, NotationError) as err:
                     message = f"{err.zh} / {err.en}" if isinstance(err, RuleError) else str(err)
                     print(f"✗ {message}", file=out)
                     continue
                 hints = 0
+                record(new)
+                continue
         state, new = api.apply(state, command)
-        events.extend(new)
-        for event in new:
-            if isinstance(event, HandEnded):
-                _print_result(event, out)
+        record(new)
     print(f"totals 总分: {list(state.totals)}", file=out)
     if args.log:
         write_log(args.log, config, events)

@@ -56,8 +56,8 @@ def check_views_hide_hands(state: TableState) -> None:
     played = set(card_codes(getattr(state, "discards", ()))) | set(
         card_codes(game.named_cards(state))
     )
-    for seat in [None, *range(state.config.players)]:
-        view = game.view(state, seat)
+    views = {seat: game.view(state, seat) for seat in [None, *range(state.config.players)]}
+    for seat, view in views.items():
         seen = strings_in(view)
         own = set(card_codes(state.hands[seat])) if seat is not None else set()
         for other, hand in enumerate(state.hands):
@@ -69,7 +69,7 @@ def check_views_hide_hands(state: TableState) -> None:
             raise InvariantBroken("a view is not plain JSON")
     for twin, watchers in game.indistinguishable(state):
         for seat in watchers:
-            if game.view(twin, seat) != game.view(state, seat):
+            if game.view(twin, seat) != views[seat]:
                 raise InvariantBroken(f"seat {seat} can tell a secret at version {state.version}")
 
 

@@ -84,6 +84,10 @@ class OptionLabel:
     min: int = 0
 
 
+# the number of hands of a match, as most games name it
+MATCH_HANDS = OptionLabel("局数", "Hands per match", min=1)
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """One table's game, variant, number of players and typed options (a game's dataclass)."""

@@ -44,6 +44,7 @@ from paiju.protocol import (
     net_scores,
 )
 from paiju.table import (
+    MATCH_HANDS,
     Config,
     GameInfo,
     OptionLabel,
@@ -54,6 +55,7 @@ from paiju.table import (
 )
 
 PLAYERS = 4
+HAND_SIZE = 13  # "每人13张": one deck among four
 TWO = 12  # the notation's rank of 2, the highest; no run contains it
 SPADE_SEVEN: Card = parse_card("7S")  # its holder is the dealer (庄家)
 
@@ -92,7 +94,6 @@ BID_NAMES: dict[str, tuple[str, str]] = {
     "fanbao": ("反包", "反包 (a counter-bid)"),
     "pass": ("不包", "pass"),
 }
-BIDS = tuple(BID_NAMES)
 Mode = Literal["bao", "fanbao", "call"]
 
 
@@ -223,7 +224,7 @@ OPTION_LABELS: dict[str, OptionLabel] = {
             "nobody": ("桌上未收的牌不归任何人", "the last round counts for nobody"),
         },
     ),
-    "hands": OptionLabel("局数", "Hands per match", min=1),
+    "hands": MATCH_HANDS,
 }
 
 
@@ -339,7 +340,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         return build_deck()  # "使用去掉大小王的一副牌，即52张"
 
     def hand_size(self, config: Config) -> int:
-        return 13
+        return HAND_SIZE
 
     def first_turn(self, state: BanzipaoState, hands: tuple[Hand, ...]) -> int:
         """ "每局均以抓到黑桃7者为庄家…庄家具有叫牌的优先发言权": the ♠7 holder speaks first."""
@@ -627,7 +628,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         bonuses, and where this round began (the view counts its cards)."""
         code = view.get("called_card")
         counts = view.get("counts") or ()
-        played = 13 * len(counts) - sum(counts)
+        played = HAND_SIZE * len(counts) - sum(counts)
         return {
             "called": None if code is None else parse_card(code),
             "bonuses": tuple(ScoreLine(**line) for line in view.get("bonus_lines") or ()),
@@ -665,7 +666,6 @@ def _without(hand: Hand, card: Card) -> Hand:
 GAME = Banzipao()
 
 __all__ = [
-    "BIDS",
     "GAME",
     "INFO",
     "TIER",

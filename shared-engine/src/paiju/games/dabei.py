@@ -21,7 +21,7 @@ from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
 from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
 from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
-from paiju.table import GameInfo, OptionLabel, Variant, holder_of
+from paiju.table import MATCH_HANDS, GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
     "stop_when_settled": OptionLabel(
         "输赢已定即结束本局", "End the hand once the score is settled"
     ),
-    "hands": OptionLabel("局数", "Hands per match", min=1),
+    "hands": MATCH_HANDS,
 }
 
 

@@ -27,7 +27,7 @@ from paiju.climbing import (
 )
 from paiju.errors import RuleError
 from paiju.protocol import HandEnded, Played, ScoreLine
-from paiju.table import Config, GameInfo, OptionLabel, Variant, holder_of, next_seat
+from paiju.table import MATCH_HANDS, Config, GameInfo, OptionLabel, Variant, holder_of, next_seat
 
 ACE, TWO = 11, 12
 PLAIN_ORDER: tuple[int, ...] = tuple(range(12))  # 3 .. A: 2 never enters a run
@@ -142,7 +142,7 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         "首出须含定先出的牌", "The first play contains the card that chose its leader"
     ),
     "bomb_score": OptionLabel("每个炸弹每家付", "Each bomb: every other player pays"),
-    "hands": OptionLabel("局数", "Hands per match", min=1),
+    "hands": MATCH_HANDS,
 }
 
 
