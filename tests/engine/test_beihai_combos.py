@@ -128,6 +128,15 @@ def test_a_table_may_allow_a_bare_four_of_a_kind(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_lobby_names_the_bare_four_a_house_rule_outside_the_text(game: str) -> None:
+    (entry,) = [g for g in api.list_games() if g["id"] == game]
+    (option,) = [o for o in entry["variants"][0]["options"] if o["name"] == "bare_four"]
+    assert option["default"] is False
+    assert option["zh"].startswith("（非原文房规）")
+    assert option["en"].startswith("House rule (not in the text)")
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_a_follower_plays_as_many_cards(game: str) -> None:
     # "如上家出一张牌，则下家也需出一张牌；如上家出3张牌，则下家也需出3张牌"
     assert compare(game, "3S 3H", "4D") == 0

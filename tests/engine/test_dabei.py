@@ -328,6 +328,20 @@ def test_a_solo_player_found_in_a_real_deal_plays_alone() -> None:
     assert t.view(2)["sides"] == {"jia": [0], "yi": [1, 2, 3], "solo": True}
 
 
+@pytest.mark.parametrize("bare_four", [False, True])
+def test_a_bare_four_is_a_play_only_under_the_house_rule(bare_four: bool) -> None:
+    # "可出单张，双张，三张或五张": four cards are no play; ``bare_four`` is a house rule outside the text
+    t = deal("4D 9S 9H 9C 9D", "5C 6C", "7C 8C", "TC JC", bare_four=bare_four)
+    t.play(0, "4D")
+    t.passes(1, 2, 3)
+    assert ("9S 9H 9C 9D" in t.legal_plays(0)) is bare_four
+    if bare_four:
+        t.play(0, "9S 9H 9C 9D")
+        assert t.events[-1].kind == "quad"
+    else:
+        t.refuses_play(0, "9S 9H 9C 9D", "invalid_combination")
+
+
 def test_options_are_checked() -> None:
     with pytest.raises(ValueError):
         config(full_stake="six")

@@ -254,6 +254,55 @@ def test_boke_must_beat_can_be_switched_off(table) -> None:
     assert t.turn == 2
 
 
+# 上家打的牌，下家能管上就必须管: every follower (default) or only the 下家 of the player on top
+
+
+@pytest.mark.parametrize(
+    ("scope", "second_may_pass"), [("every_follower", False), ("next_player", True)]
+)
+def test_boke_must_beat_scope_decides_the_second_follower_after_a_pass(
+    scope: str, second_may_pass: bool, table
+) -> None:
+    t = table("boke", "5H 9C KD", "3S 4S 4C", "7S 8D 8C", must_beat_scope=scope)
+    t.play(0, "5H")
+    t.passes(1)  # the 下家 cannot beat a 5
+    assert t.legal_plays(2) == {"7S", "8C"}  # seat 2 can beat, but is seat 0's 下家's 下家
+    assert t.may_pass(2) is second_may_pass
+    if second_may_pass:
+        t.passes(2)
+        assert t.turn == 0 and t.state.lead is None  # the trick is over: seat 0 leads again
+    else:
+        t.refuses(Pass(seat=2), "must_beat")
+        t.play(2, "7S")
+
+
+@pytest.mark.parametrize("scope", ["every_follower", "next_player"])
+def test_boke_must_beat_scope_always_binds_the_next_player(scope: str, table) -> None:
+    t = table("boke", "5H 9C KD", "4S 7S TC", "3C 6D", must_beat_scope=scope)
+    t.play(0, "5H")
+    t.refuses(Pass(seat=1), "must_beat")
+    assert not t.may_pass(1)
+    t.play(1, "7S")
+    t.passes(2)  # seat 1's 下家: 3 and 6 cannot beat
+    # seat 0 holds 9 and K, but is not the 下家 of seat 1, who made the play on top
+    if scope == "next_player":
+        assert t.may_pass(0)
+        t.passes(0)
+        assert t.turn == 1 and t.state.lead is None
+    else:
+        assert not t.may_pass(0)
+        t.refuses(Pass(seat=0), "must_beat")
+
+
+def test_boke_next_player_scope_binds_whoever_follows_the_newest_play(table) -> None:
+    t = table("boke", "5H 9C KD", "4S 7S TC", "3C 8D", must_beat_scope="next_player")
+    t.play(0, "5H")
+    t.play(1, "7S")
+    t.refuses(Pass(seat=2), "must_beat")  # seat 2 is seat 1's 下家 now, and his 8 beats
+    t.play(2, "8D")
+    t.refuses(Pass(seat=0), "must_beat")  # seat 0 is seat 2's 下家
+
+
 # --- 顶大 play your highest single when your 下家 has one card ----------------------------------------
 
 

@@ -143,6 +143,41 @@ def test_boke_no_liability_when_someone_else_goes_out(table) -> None:
     assert sheet(t.ended) == [("cards_left", 0, 2, 3), ("cards_left", 1, 2, 1)]
 
 
+@pytest.mark.parametrize(
+    ("liability", "expected"),
+    [
+        ("if_next_wins", [("cards_left", 0, 2, 3), ("cards_left", 1, 2, 1)]),
+        ("always", [("dingda_cards_left", 0, 2, 3), ("dingda_cards_left", 0, 2, 1)]),
+    ],
+)
+def test_boke_dingda_liability_when_someone_else_goes_out(
+    liability: str, expected: list[tuple[str, int, int, int]], table
+) -> None:
+    # 如果不顶大则输分的玩家都由没顶大的玩家包下: "always" reads it whoever wins
+    t = table("boke", "5S 5H 9S KS", "8H", "TD", dingda_liability=liability)
+    t.play(0, "9S")  # a fault: his 下家 holds one card
+    t.passes(1)
+    t.play(2, "TD")
+    assert sheet(t.ended) == expected
+
+
+@pytest.mark.parametrize("liability", ["if_next_wins", "always"])
+def test_boke_dingda_liability_when_the_next_player_wins(liability: str, table) -> None:
+    t = table("boke", "5S 5H 9S KS", "AH", "3C 4C 7D 8D", dingda_liability=liability)
+    t.play(0, "9S")
+    t.play(1, "AH")
+    assert sheet(t.ended) == [("dingda_cards_left", 0, 1, 3), ("dingda_cards_left", 0, 1, 4)]
+
+
+@pytest.mark.parametrize("liability", ["if_next_wins", "always"])
+def test_boke_a_player_who_failed_dingda_and_wins_is_paid_as_usual(liability: str, table) -> None:
+    t = table("boke", "5S 9S", "4H", "3C 4C", dingda_liability=liability)
+    t.play(0, "5S")  # a fault: his 下家 holds one card and he keeps the 9
+    t.passes(1, 2)
+    t.play(0, "9S")  # the liability cannot make him pay himself: the losers pay him
+    assert sheet(t.ended) == [("cards_left", 1, 0, 1), ("cards_left", 2, 0, 2)]
+
+
 def test_boke_liability_can_be_switched_off(table) -> None:
     t = table("boke", "5S 5H 9S KS", "AH", "3C 4C 7D 8D", dingda="off")
     t.play(0, "9S")

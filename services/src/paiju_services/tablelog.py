@@ -29,7 +29,7 @@ class CorruptLog(Exception):
     """A stored message is not what a table log may hold (a bug or tampering: never ignored)."""
 
 
-def header_line(config: Config, table_id: str) -> bytes:
+def header_line(config: Config[Any], table_id: str) -> bytes:
     return _json.encode(header(config, table_id))
 
 
@@ -40,7 +40,7 @@ def event_line(event: Event) -> bytes:
 @dataclass
 class TableLog:
     table_id: str
-    config: Config
+    config: Config[Any]
     state: TableState
     last_seq: int  # stream sequence of the last message applied
     events: list[Event] = field(default_factory=list)

@@ -38,7 +38,7 @@ def make_config(
     variant: str | None = None,
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
-) -> Config:
+) -> Config[Any]:
     """A table configuration; ``options`` overrides the variant's defaults.
 
     Raises:
@@ -47,12 +47,12 @@ def make_config(
     return get_game(game).config(variant, players, **dict(options or {}))
 
 
-def config_from_dict(data: Mapping[str, Any]) -> Config:
+def config_from_dict(data: Mapping[str, Any]) -> Config[Any]:
     """The inverse of ``Config.to_dict`` (a log header's config)."""
     return make_config(data["game"], data["variant"], data["players"], data.get("options"))
 
 
-def initial_state(config: Config) -> State:
+def initial_state(config: Config[Any]) -> State:
     state: State = get_game(config.game).initial_state(config)
     return state
 
@@ -87,7 +87,7 @@ def apply(state: State, command: Command | Mapping[str, Any]) -> tuple[State, li
     return get_game(state.config.game).apply(state, _command(command))
 
 
-def replay(config: Config, events: Iterable[Event]) -> State:
+def replay(config: Config[Any], events: Iterable[Event]) -> State:
     """Rebuild a state from its events: ``reduce(evolve, events, initial_state(config))``."""
     game = get_game(config.game)
     state = game.initial_state(config)
@@ -120,7 +120,7 @@ def result(state: State) -> HandEnded | None:
     return get_game(state.config.game).result(state)
 
 
-def _climbing(config: Config) -> ClimbingGame[Any]:
+def _climbing(config: Config[Any]) -> ClimbingGame[Any]:
     game = get_game(config.game)
     if not isinstance(game, ClimbingGame):
         raise ValueError(f"{config.game} has no combinations")
@@ -134,7 +134,7 @@ def _cards(cards: Hand | str | Iterable[str]) -> Hand:
 
 
 def classify(
-    config: Config, cards: Hand | str | Iterable[str], last_hand: bool = False
+    config: Config[Any], cards: Hand | str | Iterable[str], last_hand: bool = False
 ) -> Combo | None:
     """The combination ``cards`` make in this game (its preferred reading), or None.
 
@@ -146,7 +146,9 @@ def classify(
     return combos[0] if combos else None
 
 
-def compare(config: Config, a: Hand | str | Iterable[str], b: Hand | str | Iterable[str]) -> int:
+def compare(
+    config: Config[Any], a: Hand | str | Iterable[str], b: Hand | str | Iterable[str]
+) -> int:
     """1 if play ``a`` beats play ``b`` when ``b`` is on the table, -1 if ``b`` beats ``a``, 0 if
     neither beats the other (different kinds or lengths, or equal).
 

@@ -18,13 +18,24 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Annotated, TypeAlias
 
 from paiju.errors import NotationError
 
-Card = int
+
+class CardCode:
+    """The marker of a card-valued type: messages encode a ``Card`` field (or a tuple of them) as
+    card codes because of its type, whatever the field is called."""
+
+    def __repr__(self) -> str:
+        return "CardCode"
+
+
+CARD_CODE = CardCode()
+Card: TypeAlias = Annotated[int, CARD_CODE]
 Rank = int
 Suit = int
-Hand = tuple[Card, ...]
+Hand: TypeAlias = tuple[Card, ...]
 
 RANKS = "3456789TJQKA2"
 SUITS = "SHCD"

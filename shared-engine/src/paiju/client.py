@@ -59,12 +59,12 @@ _TABLE_FIELDS = frozenset(f.name for f in dataclasses.fields(TableState))
 _CLIMB_FIELDS = frozenset(f.name for f in dataclasses.fields(ClimbState))
 
 
-def as_config(config: Config | Mapping[str, Any]) -> Config:
+def as_config(config: Config[Any] | Mapping[str, Any]) -> Config[Any]:
     """A ``Config``, or the JSON form of one (``Config.to_dict``, a log header's config)."""
     return config if isinstance(config, Config) else api.config_from_dict(config)
 
 
-def state_from_view(config: Config | Mapping[str, Any], view: Mapping[str, Any]) -> TableState:
+def state_from_view(config: Config[Any] | Mapping[str, Any], view: Mapping[str, Any]) -> TableState:
     """The state of the table as the seat ``view["seat"]`` knows it (see the module docstring).
 
     ``view`` is ``api.view(state, seat)`` as JSON; ``config`` the table's config (the view names
@@ -134,7 +134,7 @@ def state_from_view(config: Config | Mapping[str, Any], view: Mapping[str, Any])
 
 
 def _lead_combo(
-    game: ClimbingGame[Any], config: Config, lead: Mapping[str, Any], last_hand: bool
+    game: ClimbingGame[Any], config: Config[Any], lead: Mapping[str, Any], last_hand: bool
 ) -> Combo:
     """The combination on the table. The view names its kind and cards; its key is re-read with
     the game's own ``combinations`` (the highest reading of that kind, which is the one ``decide``
@@ -173,7 +173,7 @@ def _passes_since(
 
 def _hands(
     game: TableGame[Any],
-    config: Config,
+    config: Config[Any],
     view: Mapping[str, Any],
     seat: int | None,
     counts: Sequence[int],
@@ -227,7 +227,7 @@ def _frozen(value: Any) -> Any:
 
 
 def display_order(
-    config: Config | Mapping[str, Any], cards: Iterable[str] | str, mode: str = "rank"
+    config: Config[Any] | Mapping[str, Any], cards: Iterable[str] | str, mode: str = "rank"
 ) -> list[str]:
     """``cards`` in the order players of the game hold them: strongest on the left, by the game's
     own order of single cards (大北: ♠3 highest), suits together in notation order within a rank.
@@ -259,7 +259,7 @@ def display_order(
 _STRENGTH_MEMO: dict[tuple[str, str, str], dict[Card, int]] = {}
 
 
-def _single_strength(config: Config, card: Card) -> int:
+def _single_strength(config: Config[Any], card: Card) -> int:
     """How strong ``card`` is alone in this game: its key as a single where the game has singles,
     else its notation rank."""
     memo_key = (config.game, config.variant, repr(config.options))
@@ -372,7 +372,9 @@ def check_command(state: TableState, command: Mapping[str, Any]) -> dict[str, An
     return {"ok": True, "kind": played.kind} if played is not None else {"ok": True}
 
 
-def replay_steps(config: Config | Mapping[str, Any], events: Iterable[Any]) -> list[dict[str, Any]]:
+def replay_steps(
+    config: Config[Any] | Mapping[str, Any], events: Iterable[Any]
+) -> list[dict[str, Any]]:
     """Every step of a finished table for the replay viewer: for ``i`` = 0 … len(events), the
     spectator's view after the first ``i`` events with every hand added in display order (a
     finished game is public in full), and the event that led there (None for step 0)."""

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from paiju.cards import RANK_COUNT, Card, Hand, card_codes, format_card, remove_cards
 from paiju.errors import RuleError
 from paiju.protocol import Command, Event, HandEnded, Pass, Passed, Play, Played
-from paiju.table import Config, TableGame, TableState
+from paiju.table import Changes, Config, TableGame, TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +50,17 @@ class ClimbingGame(TableGame[C]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._deciders[Play] = self._decide_play
-        self._deciders[Pass] = self._decide_pass
-        self._evolvers[Played] = self._on_played
-        self._evolvers[Passed] = self._on_passed
+        self.handle(Play, self._decide_play)
+        self.handle(Pass, self._decide_pass)
+        self.evolve_by(Played, self._on_played)
+        self.evolve_by(Passed, self._on_passed)
         self._plays_memo: tuple[C, int, list[Candidate]] | None = None
 
     # --- hooks ----------------------------------------------------------------------------------
 
-    def combinations(self, config: Config, cards: Hand, last_hand: bool = False) -> list[Combo]:
+    def combinations(
+        self, config: Config[Any], cards: Hand, last_hand: bool = False
+    ) -> list[Combo]:
         """Every combination ``cards`` can be under ``config``, the preferred one first.
         ``last_hand``: the cards are the player's whole remaining hand.
 
@@ -111,6 +113,30 @@ class ClimbingGame(TableGame[C]):
     def hand_over(self, state: C) -> bool:
         """After a play: is the hand over? Default: as soon as one seat is out."""
         return bool(state.out)
+
+    def on_play(self, state: C, event: Played) -> Changes:
+        """A game's own changes when a play is made, given the state before it (大北 notes who
+        played ♠3 and ♠A)."""
+        return {}
+
+    def trick_won(self, state: C, winner: int) -> Changes:
+        """A game's own changes when a trick closes (everyone else passed), given the state before
+        the last pass: ``winner`` played its top combination (板子炮 captures the trick's cards)."""
+        return {}
+
+    def next_leader(self, state: C, winner: int) -> int:
+        """Who leads after ``winner`` won a trick: the winner, or if out the next seat still
+        playing (a game with 接风 hands the lead to the winner's partner)."""
+        return winner if state.hands[winner] else self.next_active(state, state.hands, winner)
+
+    def finishing_order(self, state: C) -> tuple[int, ...]:
+        """Every seat in finishing order: those out, in order, then the others, fewest cards
+        first (ties in seat order)."""
+        rest = sorted(
+            (s for s in range(state.config.players) if s not in state.out),
+            key=lambda s: len(state.hands[s]),
+        )
+        return (*state.out, *rest)
 
     def score(self, state: C) -> HandEnded:
         raise NotImplementedError
@@ -197,7 +223,7 @@ class ClimbingGame(TableGame[C]):
         )
         actions[seat] = event.cards
         new_hands = tuple(hands)
-        return {
+        return self.on_play(state, event) | {
             "hands": new_hands,
             "lead": Combo(event.kind, event.key, len(event.cards)),
             "lead_seat": seat,
@@ -223,16 +249,13 @@ class ClimbingGame(TableGame[C]):
                 "actions": tuple(actions),
                 "turn": self.next_active(state, state.hands, event.seat),
             }
-        # everybody else passed: the trick is over and its winner leads (or, if out, the next seat)
-        leader = (
-            lead_seat if state.hands[lead_seat] else self.next_active(state, state.hands, lead_seat)
-        )
-        return {
+        # everybody else passed: the trick is over and its winner (or the game's choice) leads
+        return self.trick_won(state, lead_seat) | {
             "lead": None,
             "lead_seat": None,
             "passes": 0,
             "actions": (None,) * state.config.players,
-            "turn": leader,
+            "turn": self.next_leader(state, lead_seat),
         }
 
     # --- queries ----------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ docs/log-format.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,22 +14,11 @@ from paiju import fairness
 from paiju.errors import PaijuError, RuleError
 from paiju.protocol import (
     SCHEMA_VERSION,
-    AddSeed,
-    Bid,
-    BidMade,
-    CallCard,
-    CardCalled,
     Command,
-    CommitDeal,
     Deal,
     DealCommitted,
     Dealt,
     Event,
-    Pass,
-    Passed,
-    Play,
-    Played,
-    RevealSeed,
     SeedAdded,
     SeedRevealed,
     decode,
@@ -41,11 +30,13 @@ from paiju.table import Config, TableState
 HEADER_TYPE = "paiju_log"
 
 
-def header(config: Config, table_id: str | None = None) -> dict[str, Any]:
+def header(config: Config[Any], table_id: str | None = None) -> dict[str, Any]:
     return {"type": HEADER_TYPE, "v": SCHEMA_VERSION, "table": table_id, "config": config.to_dict()}
 
 
-def dump_lines(config: Config, events: Iterable[Event], table_id: str | None = None) -> list[str]:
+def dump_lines(
+    config: Config[Any], events: Iterable[Event], table_id: str | None = None
+) -> list[str]:
     """The log as JSON lines: the header, then one event per line."""
     lines = [json.dumps(header(config, table_id), ensure_ascii=False)]
     lines += [json.dumps(encode(e), ensure_ascii=False) for e in events]
@@ -53,13 +44,13 @@ def dump_lines(config: Config, events: Iterable[Event], table_id: str | None = N
 
 
 def write_log(
-    path: str, config: Config, events: Iterable[Event], table_id: str | None = None
+    path: str, config: Config[Any], events: Iterable[Event], table_id: str | None = None
 ) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(dump_lines(config, events, table_id)) + "\n")
 
 
-def read_header(line: str) -> Config:
+def read_header(line: str) -> Config[Any]:
     """The config of a log from its header line.
 
     Raises:
@@ -100,7 +91,7 @@ class DealCheck:
     status: str  # "verified", "unrevealed" (the hand is not over yet), or what is wrong
 
 
-def verify_deal(config: Config, events: Iterable[Event]) -> list[DealCheck]:
+def verify_deal(config: Config[Any], events: Iterable[Event]) -> list[DealCheck]:
     """For each hand dealt: does the revealed seed match the commitment, and do the dealt hands
     follow from it and the players' seeds? A hand whose seed is not revealed yet is "unrevealed"."""
     game = get_game(config.game)
@@ -149,7 +140,7 @@ def verify_deal(config: Config, events: Iterable[Event]) -> list[DealCheck]:
 class Audit:
     """The outcome of replaying a log: the state reached, the deal checks and the first bad event."""
 
-    config: Config | None
+    config: Config[Any] | None
     state: TableState | None
     events: list[Event] = field(default_factory=list)
     deals: list[DealCheck] = field(default_factory=list)
@@ -179,18 +170,6 @@ def _same_deal_shape(game: Any, state: TableState, event: Dealt) -> bool:
     )
 
 
-_COMMAND_OF: dict[type[Event], Callable[[Any, dict[int, str]], Command | None]] = {
-    DealCommitted: lambda e, seeds: CommitDeal(commitment=e.commitment),
-    SeedAdded: lambda e, seeds: AddSeed(seat=e.seat, seed=e.seed),
-    Dealt: lambda e, seeds: Deal(seed=seeds[e.hand_no]) if e.hand_no in seeds else None,
-    Played: lambda e, seeds: Play(seat=e.seat, cards=e.cards),
-    Passed: lambda e, seeds: Pass(seat=e.seat),
-    BidMade: lambda e, seeds: Bid(seat=e.seat, bid=e.bid),
-    CardCalled: lambda e, seeds: CallCard(seat=e.seat, card=e.card),
-    SeedRevealed: lambda e, seeds: RevealSeed(seed=e.seed),
-}
-
-
 def audit(lines: Iterable[str]) -> Audit:
     """Replay a log through ``decide``: every event must be exactly what the rules produce from
     the command it records. Stops at the first bad event (unreadable, illegal or not following)."""
@@ -217,7 +196,9 @@ def audit(lines: Iterable[str]) -> Audit:
     return report
 
 
-def _replay(config: Config, events: list[Event]) -> tuple[TableState, int | None, RuleError | None]:
+def _replay(
+    config: Config[Any], events: list[Event]
+) -> tuple[TableState, int | None, RuleError | None]:
     game = get_game(config.game)
     seeds = {e.hand_no: e.seed for e in events if isinstance(e, SeedRevealed)}
     state = game.initial_state(config)
@@ -252,8 +233,11 @@ def _produce(game: Any, state: TableState, event: Event, seeds: dict[int, str]) 
         if state.phase != "seeding" or not _same_deal_shape(game, state, event):
             raise RuleError("deal_mismatch")
         return [event, *game.deal_consequences(game.evolve(state, event))]
-    make = _COMMAND_OF.get(type(event))
-    command = make(event, seeds) if make else None
+    command: Command | None
+    if isinstance(event, Dealt):
+        command = Deal(seed=seeds[event.hand_no]) if event.hand_no in seeds else None
+    else:
+        command = event.as_command()
     if command is None:
         raise RuleError("unexpected_event", expected="an event that starts a command")
     produced: list[Event] = game.decide(state, command)

@@ -1,8 +1,12 @@
 """Commands (what a seat or the table asks for) and events (what happened), with their JSON forms.
 
 Commands are imperative (``Play``), events past tense (``Played``). Every type has a stable tag,
-never a module path; every event carries a schema version ``v`` in its JSON form. Cards travel as
-canonical codes. Games add their own commands and events by subclassing and ``register``-ing them.
+never a module path; every event carries its type's schema version ``v`` in its JSON form, and an
+older version is brought up to date by the upcasters registered for it. Fields are encoded by their
+type, never by their name: a ``Card`` travels as a card code, a ``Hand`` as a list of codes, a
+nested dataclass as an object. Games add their own commands and events by subclassing and
+``register``-ing them; an event names the command that causes it (``as_command``), which is how
+the audit replays a log.
 
 >>> encode(Played(seat=1, cards=(0, 1), kind="pair", key=0))
 {'type': 'played', 'v': 1, 'seat': 1, 'cards': ['3S', '3H'], 'kind': 'pair', 'key': 0}
@@ -11,20 +15,16 @@ canonical codes. Games add their own commands and events by subclassing and ``re
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from paiju.cards import Card, Hand, card_codes, format_card, parse_card, parse_cards
+from paiju.cards import CARD_CODE, Card, Hand, card_codes, format_card, parse_card, parse_cards
 from paiju.errors import NotationError, RuleError
 
+# The version of the log format as a whole (a log header's ``v``); each event type has its own.
 SCHEMA_VERSION = 1
-
-# Fields whose values are one card, cards (a hand) or a tuple of hands, by name: one convention
-# for all types.
-CARD_FIELD = "card"
-CARD_FIELDS = frozenset({"cards", "rest"})
-HANDS_FIELDS = frozenset({"hands"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,16 @@ class Command(Message):
 
 @dataclass(frozen=True, slots=True)
 class Event(Message):
-    """A fact, appended to the log. ``evolve`` trusts events; ``decide`` produced them."""
+    """A fact, appended to the log. ``evolve`` trusts events; ``decide`` produced them.
+
+    ``VERSION`` is the type's schema version; ``as_command`` the command that causes the event
+    (None for an event that follows from another: the audit replays the command and expects the
+    rest)."""
+
+    VERSION: ClassVar[int] = 1
+
+    def as_command(self) -> Command | None:
+        return None
 
 
 # --- the table's commands: the deal and its fairness -------------------------------------------
@@ -117,12 +126,18 @@ class DealCommitted(Event):
     hand_no: int
     commitment: str
 
+    def as_command(self) -> Command:
+        return CommitDeal(commitment=self.commitment)
+
 
 @dataclass(frozen=True, slots=True)
 class SeedAdded(Event):
     TYPE: ClassVar[str] = "seed_added"
     seat: int
     seed: str
+
+    def as_command(self) -> Command:
+        return AddSeed(seat=self.seat, seed=self.seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +157,17 @@ class Played(Event):
     kind: str
     key: int
 
+    def as_command(self) -> Command:
+        return Play(seat=self.seat, cards=self.cards)
+
 
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     TYPE: ClassVar[str] = "passed"
     seat: int
+
+    def as_command(self) -> Command:
+        return Pass(seat=self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +175,9 @@ class BidMade(Event):
     TYPE: ClassVar[str] = "bid_made"
     seat: int
     bid: str
+
+    def as_command(self) -> Command:
+        return Bid(seat=self.seat, bid=self.bid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +187,9 @@ class CardCalled(Event):
     TYPE: ClassVar[str] = "card_called"
     seat: int
     card: Card
+
+    def as_command(self) -> Command:
+        return CallCard(seat=self.seat, card=self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +228,9 @@ class SeedRevealed(Event):
     hand_no: int
     seed: str
 
+    def as_command(self) -> Command:
+        return RevealSeed(seed=self.seed)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
@@ -212,14 +242,30 @@ class MatchEnded(Event):
 
 _TYPES: dict[str, type[Message]] = {}
 M = TypeVar("M", bound=type[Message])
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 def register(cls: M) -> M:
-    """Make a command or event type known to ``decode`` by its tag."""
+    """Make a command or event type known to ``decode`` by its tag (a game registers its own).
+
+    Raises:
+        ValueError: another type already has this tag.
+    """
     if cls.TYPE in _TYPES and _TYPES[cls.TYPE] is not cls:
         raise ValueError(f"duplicate message type {cls.TYPE!r}")
     _TYPES[cls.TYPE] = cls
     return cls
+
+
+def register_upcaster(tag: str, version: int, upcast: Upcaster) -> None:
+    """``upcast`` turns the JSON form of event ``tag`` at ``version`` into ``version + 1``."""
+    _UPCASTERS[(tag, version)] = upcast
+
+
+def message_type(tag: str) -> type[Message] | None:
+    """The registered type of a tag, or None."""
+    return _TYPES.get(tag)
 
 
 for _cls in (
@@ -245,84 +291,151 @@ for _cls in (
     register(_cls)
 
 
-def _encode_value(name: str, value: Any) -> Any:
-    if name == CARD_FIELD:
-        return format_card(value)
-    if name in CARD_FIELDS:
-        return card_codes(value)
-    if name in HANDS_FIELDS:
-        return [card_codes(h) for h in value]
-    if dataclasses.is_dataclass(value):
-        return {
-            f.name: _encode_value(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)
-        }
-    if isinstance(value, tuple):
-        return [_encode_value("", v) for v in value]
+# A field's codec is a pair of functions made once per type from its annotation.
+Encoder = Callable[[Any], Any]
+Decoder = Callable[[Any], Any]
+_CODECS: dict[type, tuple[tuple[str, Encoder, Decoder, bool], ...]] = {}
+
+
+def _plain(value: Any) -> Any:
     return value
+
+
+def _strict(kind: type | tuple[type, ...], label: str) -> Decoder:
+    def check(value: Any) -> Any:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise TypeError(f"expected {label}, got {type(value).__name__}")
+        return value
+
+    return check
+
+
+def _decode_card(value: Any) -> Card:
+    if not isinstance(value, str):
+        raise TypeError("expected a card code")
+    return parse_card(value)
+
+
+def _decode_cards(value: Any) -> Hand:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError("expected a list of card codes")
+    return parse_cards(value)
+
+
+def _codec(hint: Any) -> tuple[Encoder, Decoder]:
+    """How to encode and decode a value of type ``hint``."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        base, *marks = get_args(hint)
+        if CARD_CODE in marks:
+            return format_card, _decode_card
+        return _codec(base)
+    if origin is tuple:
+        args = get_args(hint)
+        item = args[0]
+        if get_origin(item) is Annotated and CARD_CODE in get_args(item)[1:]:
+            return card_codes, _decode_cards  # a hand: the hot path, one call
+        enc, dec = _codec(item)
+        if len(args) == 2 and args[1] is Ellipsis:
+
+            def decode_items(value: Any) -> tuple[Any, ...]:
+                if not isinstance(value, list | tuple):
+                    raise TypeError("expected a list")
+                return tuple(dec(v) for v in value)
+
+            return (lambda value: [enc(v) for v in value]), decode_items
+        return _plain, _strict(list, "a list")
+    if origin in (Union, types.UnionType):
+        options = [a for a in get_args(hint) if a is not type(None)]
+        if len(options) != 1:
+            return _plain, _plain
+        enc, dec = _codec(options[0])
+        return (lambda v: None if v is None else enc(v)), (lambda v: None if v is None else dec(v))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return (lambda v: _encode_fields(v)), (lambda v: _decode_fields(hint, v))
+    if hint is int:
+        return _plain, _strict(int, "an integer")
+    if hint is str:
+        return _plain, _strict(str, "a string")
+    if hint is bool:
+        return _plain, _strict(bool, "true or false")
+    return _plain, _plain
+
+
+def _fields(cls: type) -> tuple[tuple[str, Encoder, Decoder, bool], ...]:
+    """(name, encoder, decoder, required) for each field of a message or value dataclass."""
+    found = _CODECS.get(cls)
+    if found is None:
+        hints = get_type_hints(cls, include_extras=True)
+        found = _CODECS[cls] = tuple(
+            (
+                f.name,
+                *_codec(hints[f.name]),
+                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+            )
+            for f in dataclasses.fields(cls)
+        )
+    return found
+
+
+def _encode_fields(value: Any) -> dict[str, Any]:
+    return {name: enc(getattr(value, name)) for name, enc, _, _ in _fields(type(value))}
+
+
+def _decode_fields(cls: type, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise TypeError(f"expected an object for {cls.__name__}")
+    fields = _fields(cls)
+    names = {name for name, _, _, _ in fields}
+    required = {name for name, _, _, needed in fields if needed}
+    given = set(data) - {"type", "v"}
+    if not required <= given <= names:
+        raise TypeError(f"fields {sorted(given)} do not fit {sorted(names)}")
+    return cls(**{name: dec(data[name]) for name, _, dec, _ in fields if name in data})
 
 
 def encode(message: Message) -> dict[str, Any]:
-    """The JSON-ready dict of a command or event (events carry the schema version ``v``)."""
+    """The JSON-ready dict of a command or event (events carry their schema version ``v``)."""
     out: dict[str, Any] = {"type": message.TYPE}
     if isinstance(message, Event):
-        out["v"] = SCHEMA_VERSION
-    for f in dataclasses.fields(message):
-        out[f.name] = _encode_value(f.name, getattr(message, f.name))
+        out["v"] = message.VERSION
+    for name, enc, _, _ in _fields(type(message)):
+        out[name] = enc(getattr(message, name))
     return out
 
 
-def _decode_value(name: str, value: Any) -> Any:
-    if name == CARD_FIELD:
-        if not isinstance(value, str):
-            raise TypeError("field 'card' must be a card code")
-        return parse_card(value)
-    if name in CARD_FIELDS:
-        return parse_cards(value)
-    if name in HANDS_FIELDS:
-        return tuple(parse_cards(h) for h in value)
-    if name == "lines":
-        return tuple(ScoreLine(**line) for line in value)
-    if isinstance(value, list):
-        return tuple(_decode_value("", v) for v in value)
-    return value
+def upcast(data: dict[str, Any], cls: type[Event]) -> dict[str, Any]:
+    """The JSON form of an event brought to its type's current version.
+
+    Raises:
+        RuleError: ``bad_command`` for a version no upcaster leads from.
+    """
+    version = data.get("v", 1)
+    while version != cls.VERSION:
+        step = _UPCASTERS.get((cls.TYPE, version)) if isinstance(version, int) else None
+        if step is None:
+            raise RuleError("bad_command", detail=f"unsupported {cls.TYPE} version {version!r}")
+        data = step(data) | {"v": version + 1}
+        version += 1
+    return data
 
 
 def decode(data: Any) -> Message:
-    """A command or event from its JSON form.
+    """A command or event from its JSON form (an older event version is upcast first).
 
     Raises:
         RuleError: ``unknown_command`` for an unknown tag, ``bad_command`` for missing, extra or
-            ill-typed fields or bad card codes.
+            ill-typed fields, bad card codes or an unknown version.
     """
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RuleError("bad_command", detail="expected an object with a string 'type'")
     cls = _TYPES.get(data["type"])
     if cls is None:
         raise RuleError("unknown_command", command=str(data["type"])[:40])
-    if issubclass(cls, Event) and data.get("v", SCHEMA_VERSION) != SCHEMA_VERSION:
-        raise RuleError("bad_command", detail=f"unsupported schema version {data.get('v')!r}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    given = set(data) - {"type", "v"}
-    if given != names:
-        raise RuleError("bad_command", detail=f"fields {sorted(given)} != {sorted(names)}")
+    if issubclass(cls, Event):
+        data = upcast(data, cls)
     try:
-        kwargs = {n: _decode_value(n, data[n]) for n in names}
-        _check_types(cls, kwargs)
-        return cls(**kwargs)
+        message: Message = _decode_fields(cls, data)
+        return message
     except (NotationError, TypeError, AttributeError) as exc:
         raise RuleError("bad_command", detail=str(exc)[:200]) from None
-
-
-_SIMPLE: dict[str, type | tuple[type, ...]] = {
-    "int": int,
-    "str": str,
-    "int | None": (int, type(None)),
-}
-
-
-def _check_types(cls: type[Message], kwargs: dict[str, Any]) -> None:
-    for f in dataclasses.fields(cls):
-        want = _SIMPLE.get(str(f.type))
-        value = kwargs[f.name]
-        if want is not None and (not isinstance(value, want) or isinstance(value, bool)):
-            raise TypeError(f"field {f.name!r} must be {f.type}")

@@ -39,7 +39,7 @@ def table_command(state: TableState, base_seed: str) -> Command | None:
 
 
 def play_game(
-    config: Config, base_seed: str, choose: Chooser, max_steps: int = 100_000
+    config: Config[Any], base_seed: str, choose: Chooser, max_steps: int = 100_000
 ) -> tuple[TableState, list[Event]]:
     """Play a whole match: the table's steps, and ``choose`` for each seat's decisions."""
     game: TableGame[Any] = get_game(config.game)
@@ -58,7 +58,7 @@ def play_game(
     raise RuntimeError("game did not end")
 
 
-def log_digest(config: Config, events: list[Event]) -> str:
+def log_digest(config: Config[Any], events: list[Event]) -> str:
     """SHA-256 of the canonical JSON lines of a log (header and events)."""
     h = hashlib.sha256(json.dumps(config.to_dict(), sort_keys=True).encode())
     for event in events:
@@ -72,7 +72,7 @@ def random_chooser(rng: random.Random) -> Chooser:
 
 def random_play(
     game: str, variant: str | None = None, seed: int = 0, players: int | None = None
-) -> tuple[Config, TableState, list[Event]]:
+) -> tuple[Config[Any], TableState, list[Event]]:
     """One whole game with uniformly random legal moves: the engine alone, nothing serialised."""
     config = get_game(game).config(variant, players)
     state, events = play_game(config, f"random-{seed}", random_chooser(random.Random(seed)))

@@ -88,21 +88,24 @@ class OptionLabel:
 MATCH_HANDS = OptionLabel("局数", "Hands per match", min=1)
 
 
+OptionsT = TypeVar("OptionsT")
+
+
 @dataclass(frozen=True, slots=True)
-class Config:
+class Config(Generic[OptionsT]):
     """One table's game, variant, number of players and typed options (a game's dataclass)."""
 
     game: str
     variant: str
     players: int
-    options: Any
+    options: OptionsT
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "variant": self.variant,
             "players": self.players,
-            "options": dataclasses.asdict(self.options),
+            "options": dataclasses.asdict(self.options),  # type: ignore[call-overload]
         }
 
 
@@ -110,7 +113,7 @@ class Config:
 class TableState:
     """What every game's state has. Games extend it with their own frozen dataclass."""
 
-    config: Config
+    config: Config[Any]
     phase: str = "commit"
     version: int = 0  # events applied so far
     hand_no: int = 0
@@ -127,6 +130,8 @@ class TableState:
 
 S = TypeVar("S", bound=TableState)
 Handler = Callable[[Any, Any], Any]
+# A state update: field name → new value. ``copy_with`` refuses a name the state does not have.
+Changes = dict[str, Any]
 
 
 class TableGame(Generic[S]):
@@ -141,20 +146,27 @@ class TableGame(Generic[S]):
     option_labels: ClassVar[Mapping[str, OptionLabel]] = {}
 
     def __init__(self) -> None:
-        self._deciders: dict[type[Command], Handler] = {
-            CommitDeal: self._decide_commit,
-            AddSeed: self._decide_add_seed,
-            Deal: self._decide_deal,
-            RevealSeed: self._decide_reveal,
-        }
-        self._evolvers: dict[type[Event], Handler] = {
-            DealCommitted: self._on_committed,
-            SeedAdded: self._on_seed_added,
-            Dealt: self._on_dealt,
-            HandEnded: self._on_hand_ended,
-            SeedRevealed: self._on_seed_revealed,
-            MatchEnded: self._on_match_ended,
-        }
+        self._deciders: dict[type[Command], Handler] = {}
+        self._evolvers: dict[type[Event], Handler] = {}
+        self.handle(CommitDeal, self._decide_commit)
+        self.handle(AddSeed, self._decide_add_seed)
+        self.handle(Deal, self._decide_deal)
+        self.handle(RevealSeed, self._decide_reveal)
+        self.evolve_by(DealCommitted, self._on_committed)
+        self.evolve_by(SeedAdded, self._on_seed_added)
+        self.evolve_by(Dealt, self._on_dealt)
+        self.evolve_by(HandEnded, self._on_hand_ended)
+        self.evolve_by(SeedRevealed, self._on_seed_revealed)
+        self.evolve_by(MatchEnded, self._on_match_ended)
+
+    def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
+        """``decider(state, command)`` decides commands of this type (a game's own commands: it
+        registers the type with ``protocol.register`` too)."""
+        self._deciders[command] = decider
+
+    def evolve_by(self, event: type[Event], evolver: Callable[[S, Any], Changes]) -> None:
+        """``evolver(state, event)`` gives the changes an event of this type makes."""
+        self._evolvers[event] = evolver
 
     # --- hooks a game fills in ---------------------------------------------------------------
 
@@ -180,24 +192,35 @@ class TableGame(Generic[S]):
         """The options a table of ``variant`` may choose, as JSON (see ``option_catalogue``)."""
         return option_catalogue(self.variant_options(variant), self.option_labels)
 
-    def pack(self, config: Config) -> Hand:
+    def pack(self, config: Config[Any]) -> Hand:
         """The cards dealt from, sorted."""
         raise NotImplementedError
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config[Any]) -> int:
         raise NotImplementedError
 
     def first_turn(self, state: S, hands: tuple[Hand, ...]) -> int:
         """Who acts first in a hand that has just been dealt."""
         raise NotImplementedError
 
-    def start_hand(self, state: S) -> dict[str, Any]:
+    def start_hand(self, state: S) -> Changes:
         """Changes to a state when a hand is dealt: a game resets its own fields here."""
         return {}
 
+    def opening(self, state: S, dealt: Dealt) -> Changes:
+        """How a dealt hand opens: its first phase and whatever a game fixes at the deal (板子炮
+        opens with the auction and its dealer). Default: play, led by ``dealt.leader``."""
+        return {}
+
+    def hand_scored(self, state: S, event: HandEnded) -> Changes:
+        """A game's own changes when a hand is scored (条数 adds up the cards lost)."""
+        return {}
+
     def match_over(self, state: S) -> bool:
-        """Whether the match ends after the hand just scored."""
-        return True
+        """Whether the match ends after the hand just scored: by default after as many hands as
+        the options' ``hands`` (one if the game has no such option)."""
+        hands: int = getattr(state.config.options, "hands", 1)
+        return state.hand_no >= hands
 
     def deal_consequences(self, state: S) -> list[Event]:
         """Events that follow at once from a deal, given the state just dealt (板子炮's 天牌 ends
@@ -223,7 +246,7 @@ class TableGame(Generic[S]):
 
     def config(
         self, variant: str | None = None, players: int | None = None, **overrides: Any
-    ) -> Config:
+    ) -> Config[Any]:
         """Build a table configuration.
 
         Raises:
@@ -235,7 +258,7 @@ class TableGame(Generic[S]):
             raise ValueError(f"{self.info.id}/{v.id} is played by {v.players}, not {n}")
         return Config(self.info.id, v.id, n, self.make_options(v.id, n, overrides))
 
-    def initial_state(self, config: Config) -> S:
+    def initial_state(self, config: Config[Any]) -> S:
         n = config.players
         state = self.state_type(config=config, player_seeds=(None,) * n, totals=(0,) * n)
         return state  # type: ignore[return-value]
@@ -376,11 +399,12 @@ class TableGame(Generic[S]):
             "turn": event.leader,
             "leader": event.leader,
         }
-        return changes | self.start_hand(state)
+        return changes | self.start_hand(state) | self.opening(state, event)
 
     def _on_hand_ended(self, state: S, event: HandEnded) -> dict[str, Any]:
         totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
-        return {"phase": "reveal", "turn": None, "totals": totals, "last_hand": event}
+        changes = {"phase": "reveal", "turn": None, "totals": totals, "last_hand": event}
+        return changes | self.hand_scored(state, event)
 
     def _on_seed_revealed(self, state: S, event: SeedRevealed) -> dict[str, Any]:
         return {"phase": "commit", "revealed": (*state.revealed, event.seed)}
@@ -394,20 +418,28 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def copy_with(state: S, changes: dict[str, Any]) -> S:
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+
+
+def copy_with(state: S, changes: Changes) -> S:
     """``dataclasses.replace`` for frozen slotted states, about twice as fast (the hot path of
-    ``evolve``). States have no ``__post_init__``, so skipping ``__init__`` loses nothing."""
+    ``evolve``). States have no ``__post_init__``, so skipping ``__init__`` loses nothing.
+
+    Raises:
+        TypeError: a change names a field the state does not have (a misspelled update).
+    """
     cls = type(state)
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_SETS[cls] = frozenset(names)
+    if not _FIELD_SETS[cls].issuperset(changes):
+        unknown = sorted(set(changes) - _FIELD_SETS[cls])
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
     new = _new(cls)
     for name in names:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
     return new
-
-
-OptionsT = TypeVar("OptionsT")
 
 
 def apply_options(base: OptionsT, overrides: Mapping[str, Any]) -> OptionsT:

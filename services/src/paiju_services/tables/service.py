@@ -79,7 +79,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def check_config(config: Config, options: dict[str, Any]) -> None:
+def check_config(config: Config[Any], options: dict[str, Any]) -> None:
     """Refuse table settings the engine would accept but cannot play: an option of the wrong JSON
     type, or settings under which a hand played by bots does not end cleanly. Game-agnostic.
 

@@ -39,12 +39,12 @@ from paiju.protocol import (
     Dealt,
     Event,
     HandEnded,
-    Passed,
     ScoreLine,
     net_scores,
 )
 from paiju.table import (
     MATCH_HANDS,
+    Changes,
     Config,
     GameInfo,
     OptionLabel,
@@ -326,30 +326,26 @@ class Banzipao(ClimbingGame[BanzipaoState]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._deciders[Bid] = self._decide_bid
-        self._deciders[CallCard] = self._decide_call
-        self._evolvers[BidMade] = self._on_bid
-        self._evolvers[CardCalled] = self._on_called
+        self.handle(Bid, self._decide_bid)
+        self.handle(CallCard, self._decide_call)
+        self.evolve_by(BidMade, self._on_bid)
+        self.evolve_by(CardCalled, self._on_called)
 
     # --- the table ------------------------------------------------------------------------------
 
     def variant_options(self, variant: str) -> Any:
         return BanzipaoOptions()
 
-    def pack(self, config: Config) -> Hand:
+    def pack(self, config: Config[Any]) -> Hand:
         return build_deck()  # "使用去掉大小王的一副牌，即52张"
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config[Any]) -> int:
         return HAND_SIZE
 
     def first_turn(self, state: BanzipaoState, hands: tuple[Hand, ...]) -> int:
         """ "每局均以抓到黑桃7者为庄家…庄家具有叫牌的优先发言权": the ♠7 holder speaks first."""
         seat = holder_of(hands, SPADE_SEVEN)
         return 0 if seat is None else seat
-
-    def match_over(self, state: BanzipaoState) -> bool:
-        hands: int = state.config.options.hands
-        return state.hand_no >= hands
 
     def start_hand(self, state: BanzipaoState) -> dict[str, Any]:
         return super().start_hand(state) | {
@@ -364,8 +360,8 @@ class Banzipao(ClimbingGame[BanzipaoState]):
             "bonuses": (),
         }
 
-    def _on_dealt(self, state: BanzipaoState, event: Dealt) -> dict[str, Any]:
-        return super()._on_dealt(state, event) | {"phase": "bid", "dealer": event.leader}
+    def opening(self, state: BanzipaoState, dealt: Dealt) -> Changes:
+        return {"phase": "bid", "dealer": dealt.leader}
 
     def deal_consequences(self, state: BanzipaoState) -> list[Event]:
         """ "玩家只要抓到此牌型，就直接判胜，无需对局": a 天牌 ends the hand at the deal, and no
@@ -467,7 +463,9 @@ class Banzipao(ClimbingGame[BanzipaoState]):
 
     # --- play -----------------------------------------------------------------------------------
 
-    def combinations(self, config: Config, cards: Hand, last_hand: bool = False) -> list[Combo]:
+    def combinations(
+        self, config: Config[Any], cards: Hand, last_hand: bool = False
+    ) -> list[Combo]:
         combo = combo_of(cards)
         return [] if combo is None else [combo]
 
@@ -477,11 +475,9 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     def generate_plays(self, state: BanzipaoState, seat: int) -> list[Candidate]:
         return generate(state.hands[seat], state.lead)
 
-    def _on_passed(self, state: BanzipaoState, event: Passed) -> dict[str, Any]:
-        changes = super()._on_passed(state, event)
-        if "lead" in changes:  # "大住牌而没其他人要时，则一轮出牌结束，此人抓得本轮出牌的所有牌"
-            changes |= self._round_won(state)
-        return changes
+    def trick_won(self, state: BanzipaoState, winner: int) -> Changes:
+        """ "大住牌而没其他人要时，则一轮出牌结束，此人抓得本轮出牌的所有牌"."""
+        return self._round_won(state)
 
     def _round_won(self, state: BanzipaoState) -> dict[str, Any]:
         """The round on the table goes to its top player: its cards, and a bonus for a 豆 or a
@@ -553,10 +549,9 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         else:
             winners, losers, reason = self._two_against_two(state, bidder_side, other_side)
             lines += paired(reason, winners, losers, 2 if reason == "shuangfei" else 1)
-        rest = sorted((s for s in range(n) if s not in out), key=lambda s: len(state.hands[s]))
         return HandEnded(
             hand_no=state.hand_no,
-            order=(*out, *rest),
+            order=self.finishing_order(state),
             lines=tuple(lines),
             scores=net_scores(lines, n),
         )
@@ -588,15 +583,14 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         by_place = sorted(won, key=order.index), sorted(lost, key=order.index)
         return tuple(by_place[0]), tuple(by_place[1]), reason
 
-    def _on_hand_ended(self, state: BanzipaoState, event: HandEnded) -> dict[str, Any]:
+    def hand_scored(self, state: BanzipaoState, event: HandEnded) -> Changes:
         """The captures as they were counted: the open round settled, and in two against two the
         last player's captures handed to the first one out."""
-        changes = super()._on_hand_ended(state, event)
-        if state.phase == "play":
-            settled = self.final_round(state)
-            call = mode_of(state) == "call"
-            changes["captured"] = self.settled_captures(settled) if call else settled.captured
-        return changes
+        if state.phase != "play":
+            return {}
+        settled = self.final_round(state)
+        call = mode_of(state) == "call"
+        return {"captured": self.settled_captures(settled) if call else settled.captured}
 
     # --- what a seat sees ---------------------------------------------------------------------------
 

@@ -72,7 +72,9 @@ class BeihaiRules:
         ``suit_first`` — the per-suit listing read literally (every ♠ above every ♥: ♠4 beats ♥3).
     pair_suit_tiebreak: two pairs of one rank compare by their higher suit (♠5♦5 beats ♥5♣5);
         False: pairs of one rank are equal and cannot beat each other.
-    bare_four: four of a kind may be played as a four-card play (beaten only by a higher four).
+    bare_four: a house rule, not in the text — four of a kind may be played as a four-card play
+        (beaten only by a higher four). The text allows plays of "单张，双张，三张或五张" only, so it
+        stays off by default.
     """
 
     single_order: Literal["rank_first", "suit_first"] = "rank_first"
@@ -91,7 +93,10 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         },
     ),
     "pair_suit_tiebreak": OptionLabel("同点对子比花色", "Pairs of one rank compare by suit"),
-    "bare_four": OptionLabel("四张同点可单出", "Four of a kind may be played alone"),
+    "bare_four": OptionLabel(
+        "（非原文房规）四张同点可单出",
+        "House rule (not in the text): four of a kind may be played alone",
+    ),
 }
 
 
@@ -256,13 +261,15 @@ class BeihaiGame(ClimbingGame[S]):
     def variant_options(self, variant: str) -> Any:
         return self.options_type()
 
-    def pack(self, config: Config) -> Hand:
+    def pack(self, config: Config[Any]) -> Hand:
         return build_deck()
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config[Any]) -> int:
         return 13
 
-    def combinations(self, config: Config, cards: Hand, last_hand: bool = False) -> list[Combo]:
+    def combinations(
+        self, config: Config[Any], cards: Hand, last_hand: bool = False
+    ) -> list[Combo]:
         combo = combo_of(config.options, cards)
         return [] if combo is None else [combo]
 

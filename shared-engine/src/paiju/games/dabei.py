@@ -21,7 +21,7 @@ from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
 from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
 from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
-from paiju.table import MATCH_HANDS, GameInfo, OptionLabel, Variant, holder_of
+from paiju.table import MATCH_HANDS, Changes, GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +162,6 @@ class Dabei(BeihaiGame[DabeiState]):
     def start_hand(self, state: DabeiState) -> dict[str, Any]:
         return super().start_hand(state) | {"spade_three": None, "spade_ace": None}
 
-    def match_over(self, state: DabeiState) -> bool:
-        hands: int = state.config.options.hands
-        return state.hand_no >= hands
-
     # --- the ♦4 opening ---------------------------------------------------------------------------
 
     def opening_card(self, state: DabeiState) -> Card | None:
@@ -174,8 +170,8 @@ class Dabei(BeihaiGame[DabeiState]):
 
     # --- the end of a hand --------------------------------------------------------------------------
 
-    def _on_played(self, state: DabeiState, event: Played) -> dict[str, Any]:
-        changes = super()._on_played(state, event)
+    def on_play(self, state: DabeiState, event: Played) -> Changes:
+        changes: Changes = {}
         if SPADE_THREE in event.cards:
             changes["spade_three"] = event.seat
         if SPADE_ACE in event.cards:
@@ -198,10 +194,7 @@ class Dabei(BeihaiGame[DabeiState]):
         n = state.config.players
         # the seats still holding cards, fewest first (only when the score was settled early
         # do two seats remain; their order then decides nothing)
-        rest = sorted(
-            (s for s in range(n) if s not in state.out), key=lambda s: len(state.hands[s])
-        )
-        order = (*state.out, *rest)
+        order = self.finishing_order(state)
         three, ace = sides(state)
         lines = settle(order, three, ace, o.full_stake, o.half_stake)
         return HandEnded(

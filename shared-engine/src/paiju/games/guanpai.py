@@ -26,8 +26,17 @@ from paiju.climbing import (
     windows,
 )
 from paiju.errors import RuleError
-from paiju.protocol import HandEnded, Played, ScoreLine
-from paiju.table import MATCH_HANDS, Config, GameInfo, OptionLabel, Variant, holder_of, next_seat
+from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
+from paiju.table import (
+    MATCH_HANDS,
+    Changes,
+    Config,
+    GameInfo,
+    OptionLabel,
+    Variant,
+    holder_of,
+    next_seat,
+)
 
 ACE, TWO = 11, 12
 PLAIN_ORDER: tuple[int, ...] = tuple(range(12))  # 3 .. A: 2 never enters a run
@@ -58,8 +67,12 @@ class GuanpaiOptions:
     bomb_order: Literal["aaa_top", "quads_top"] = "aaa_top"
     must_beat: bool = True
     must_beat_with_bomb: bool = True
+    # 必管 binds every follower, or only the 下家 of the player on top ("上家打的牌，下家…")
+    must_beat_scope: Literal["every_follower", "next_player"] = "every_follower"
     dingda: Literal["off", "liable", "enforced"] = "liable"
     dingda_scope: Literal["singles", "highest_single"] = "singles"
+    # with dingda="liable": a low single costs only if the one-card 下家 wins, or whoever wins
+    dingda_liability: Literal["if_next_wins", "always"] = "if_next_wins"
     first_play_must_include: bool = False  # the first play contains the card that made its leader
     bomb_score: int = 0
     hands: int = 1
@@ -121,6 +134,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
     "must_beat": OptionLabel("必管（能管必须管）", "Must beat when able (必管)"),
     "must_beat_with_bomb": OptionLabel("必管包括炸弹", "必管 counts bombs"),
+    "must_beat_scope": OptionLabel(
+        "必管管到谁",
+        "Whom 必管 binds",
+        {
+            "every_follower": ("每个跟牌者能管必须管", "every follower who can beat"),
+            "next_player": ("只有出牌者的下家必须管", "only the next player after the play"),
+        },
+    ),
     "dingda": OptionLabel(
         "顶大（下家只剩一张时出最大）",
         "Play high (顶大) when the next player has one card",
@@ -136,6 +157,17 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "singles": ("顶大只管单张", "顶大 binds singles only"),
             "highest_single": ("顶大须出最大单张", "顶大: play the highest single"),
+        },
+    ),
+    "dingda_liability": OptionLabel(
+        "不顶大何时包赔",
+        "When a failed 顶大 pays for all",
+        {
+            "if_next_wins": (
+                "只在一张牌的下家赢时包赔",
+                "only if the next player, who had one card, wins",
+            ),
+            "always": ("无论谁赢都包赔", "whoever wins"),
         },
     ),
     "first_play_must_include": OptionLabel(
@@ -343,10 +375,10 @@ class Guanpai(ClimbingGame[GuanpaiState]):
     def variant_options(self, variant: str) -> GuanpaiOptions:
         return VARIANT_OPTIONS[variant]
 
-    def pack(self, config: Config) -> Hand:
+    def pack(self, config: Config[Any]) -> Hand:
         return build_deck(removed=config.options.removed)
 
-    def hand_size(self, config: Config) -> int:
+    def hand_size(self, config: Config[Any]) -> int:
         return 16
 
     def first_turn(self, state: GuanpaiState, hands: tuple[Hand, ...]) -> int:
@@ -365,13 +397,11 @@ class Guanpai(ClimbingGame[GuanpaiState]):
             "bombs": (0,) * state.config.players,
         }
 
-    def match_over(self, state: GuanpaiState) -> bool:
-        hands: int = state.config.options.hands
-        return state.hand_no >= hands
-
     # --- rules ----------------------------------------------------------------------------------------
 
-    def combinations(self, config: Config, cards: Hand, last_hand: bool = False) -> list[Combo]:
+    def combinations(
+        self, config: Config[Any], cards: Hand, last_hand: bool = False
+    ) -> list[Combo]:
         return classify_cards(config.options, cards, last_hand)
 
     def beats(self, combo: Combo, lead: Combo) -> bool:
@@ -415,29 +445,42 @@ class Guanpai(ClimbingGame[GuanpaiState]):
     def check_pass(
         self, state: GuanpaiState, seat: int, plays: Callable[[], list[Candidate]]
     ) -> None:
+        """必管: a seat that can beat the play on top may not pass — every follower, or with
+        ``must_beat_scope="next_player"`` only the 下家 of the seat that made it."""
         o: GuanpaiOptions = state.config.options
         if not o.must_beat:
             return
+        if (
+            o.must_beat_scope == "next_player"
+            and state.lead_seat is not None
+            and seat != self.next_active(state, state.hands, state.lead_seat)
+        ):
+            return  # not the 下家 of the seat whose play is on top
         if any(o.must_beat_with_bomb or c.kind != "bomb" for _, c in plays()):
             raise RuleError("must_beat")
 
-    def _on_played(self, state: GuanpaiState, event: Played) -> dict[str, Any]:
+    def on_play(self, state: GuanpaiState, event: Played) -> Changes:
         faults = state.dingda_faults
         if self._fails_dingda(state, event.seat, event.kind, event.key):
             faults = (*faults, event.seat)
         bombs = state.bombs
         if event.kind == "bomb":
             bombs = tuple(b + (s == event.seat) for s, b in enumerate(bombs))
-        return super()._on_played(state, event) | {"dingda_faults": faults, "bombs": bombs}
+        return {"dingda_faults": faults, "bombs": bombs}
 
     def score(self, state: GuanpaiState) -> HandEnded:
         """Each loser pays the winner one point per card left, double when still holding all 16
-        (被关); a seat that failed 顶大 against the winner pays for every loser; bombs optional."""
+        (被关); a seat that failed 顶大 pays for every loser — if its 下家 won
+        (``dingda_liability="if_next_wins"``), or whoever won (``"always"``: the first such seat
+        that is not the winner); bombs optional."""
         o: GuanpaiOptions = state.config.options
         n = state.config.players
         winner = state.out[0]
         full = self.hand_size(state.config)
-        liable = next((f for f in state.dingda_faults if next_seat(f, n) == winner), None)
+        if o.dingda_liability == "always":
+            liable = next((f for f in state.dingda_faults if f != winner), None)
+        else:
+            liable = next((f for f in state.dingda_faults if next_seat(f, n) == winner), None)
         lines: list[ScoreLine] = []
         for seat in range(n):
             left = len(state.hands[seat])
@@ -453,13 +496,11 @@ class Guanpai(ClimbingGame[GuanpaiState]):
                 for other in range(n):
                     if count and other != bomber:
                         lines.append(ScoreLine("bomb", other, bomber, count * o.bomb_score))
-        scores = [0] * n
-        for line in lines:
-            scores[line.payer] -= line.amount
-            scores[line.payee] += line.amount
-        losers = sorted((s for s in range(n) if s != winner), key=lambda s: len(state.hands[s]))
         return HandEnded(
-            hand_no=state.hand_no, order=(winner, *losers), lines=tuple(lines), scores=tuple(scores)
+            hand_no=state.hand_no,
+            order=self.finishing_order(state),
+            lines=tuple(lines),
+            scores=net_scores(lines, n),
         )
 
     # --- play generation --------------------------------------------------------------------------------

@@ -19,8 +19,8 @@ from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, BeihaiGame, BeihaiRules
 from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
-from paiju.protocol import HandEnded, ScoreLine
-from paiju.table import Config, GameInfo, OptionLabel, Variant, holder_of
+from paiju.protocol import HandEnded, ScoreLine, net_scores
+from paiju.table import Changes, Config, GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
     options_type = TiaoshuOptions
     option_labels = OPTION_LABELS
 
-    def initial_state(self, config: Config) -> TiaoshuState:
+    def initial_state(self, config: Config[Any]) -> TiaoshuState:
         return dataclasses.replace(super().initial_state(config), lost=(0,) * config.players)
 
     def first_turn(self, state: TiaoshuState, hands: tuple[Hand, ...]) -> int:
@@ -140,7 +140,6 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
         n = state.config.players
         winner = state.out[0]
         lines: list[ScoreLine] = []
-        scores = [0] * n
         for seat in range(n):
             left = len(state.hands[seat])
             if seat == winner:
@@ -149,23 +148,20 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
             reason = "cards_left" if times == 1 else f"cards_left_x{times}"
             amount = left * times * o.card_stake
             lines.append(ScoreLine(reason, seat, winner, amount))
-            scores[seat] -= amount
-            scores[winner] += amount
-        losers = sorted((s for s in range(n) if s != winner), key=lambda s: len(state.hands[s]))
         return HandEnded(
             hand_no=state.hand_no,
-            order=(winner, *losers),
+            order=self.finishing_order(state),
             lines=tuple(lines),
-            scores=tuple(scores),
+            scores=net_scores(lines, n),
         )
 
-    def _on_hand_ended(self, state: TiaoshuState, event: HandEnded) -> dict[str, Any]:
+    def hand_scored(self, state: TiaoshuState, event: HandEnded) -> Changes:
         counted = state.config.options.limit_counts == "counted"
         lost = tuple(
             total + len(hand) * (multiplier(len(hand)) if counted else 1)
             for total, hand in zip(state.lost, state.hands, strict=True)
         )
-        return super()._on_hand_ended(state, event) | {"lost": lost}
+        return {"lost": lost}
 
     def match_over(self, state: TiaoshuState) -> bool:
         """3d "如果有人牌数总计达到或超过100张，则本轮游戏结束"."""
