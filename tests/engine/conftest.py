@@ -7,6 +7,7 @@ t.refuses(Pass(seat=1), "must_beat")
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from story import Table, dealt
 
 from paiju import api
-from paiju.cards import Hand, build_deck, parse_cards
+from paiju.cards import Hand, build_deck, format_cards, parse_cards
 
 
 def guanpai_config(variant: str, players: int | None = None, **options: Any) -> api.Config:
@@ -34,9 +35,11 @@ def deal_position(
     The cards must come from the variant's pack; options override the variant's.
     """
     config = guanpai_config(variant, len(hands), **options)
-    every = [c for h in (*hands, rest) for c in parse_cards(h)]
-    missing = set(every) - set(pack_of(config))
-    assert not missing, f"not in the {variant} pack: {missing}"
+    every = Counter(c for h in (*hands, rest) for c in parse_cards(h))
+    missing = every - Counter(pack_of(config))  # copies counted: a pack may hold a code twice
+    assert not missing, (
+        f"more copies than the {variant} pack holds: {format_cards(sorted(missing.elements()))}"
+    )
     return dealt(config, hands, leader, rest)
 
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from paiju import api, bots
-from paiju.cards import format_cards, parse_cards
+from paiju.cards import format_card, format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.protocol import Command, Dealt, Event, HandEnded, Pass, Play, encode
+from paiju.registry import get_game
 from paiju.simulate import table_command
 
 
@@ -100,14 +102,25 @@ def dealt(
     """A hand of ``config`` dealt exactly as given (one string per seat), ``leader`` to play;
     ``state`` sets further fields before the deal (e.g. the commitment of a later hand)."""
     parsed = tuple(parse_cards(h) for h in hands)
-    every = [c for h in parsed for c in h] + list(parse_cards(rest))
-    assert len(every) == len(set(every)), "a card is dealt twice"
+    every = Counter(c for h in (*parsed, parse_cards(rest)) for c in h)
+    pack = Counter(get_game(config.game).pack(config))
+    # copies counted: with several decks a code may be dealt as often as the pack holds it
+    too_many = {format_card(c): n for c, n in every.items() if n > max(1, pack[c])}
+    assert not too_many, f"dealt more copies than the pack holds: {too_many}"
     before = dataclasses.replace(
         api.initial_state(config), phase="seeding", hand_no=hand_no, **state
     )
     return Table(
         api.evolve(
-            before, Dealt(hand_no=hand_no, hands=parsed, rest=parse_cards(rest), leader=leader)
+            before,
+            Dealt(
+                hand_no=hand_no,
+                hands=parsed,
+                rest=parse_cards(rest),
+                face_up=(),
+                leader=leader,
+                scheme="round",
+            ),
         )
     )
 

@@ -176,7 +176,7 @@ def test_a_tianpai_deal_ends_the_hand_in_the_log_with_or_without_the_seed() -> N
     from paiju.games.banzipao import GAME as BANZIPAO
 
     config = BANZIPAO.config()
-    state, events = play_game(config, "tianpai-2024", lambda s, seat, moves: moves[0])
+    state, events = play_game(config, "tianpai-3539", lambda s, seat, moves: moves[0])
     lines = dump_lines(config, events)
     kinds = [json.loads(line)["type"] for line in lines[1:]]
     assert kinds == ["deal_committed", "dealt", "hand_ended", "seed_revealed", "match_ended"]

@@ -507,7 +507,7 @@ def test_nobody_bids_and_the_dealer_must_call_a_card_he_does_not_hold() -> None:
     t.do(CallCard(seat=0, card=parse_card("AC")))
     # "如果庄家叫牌，则由庄家先出牌"; "拿到此张牌的人和庄家为朋友"
     assert t.state.phase == "play" and t.turn == 0 and t.state.leader == 0
-    assert t.state.called == parse_card("AC") and t.state.partner == 2
+    assert t.state.called == parse_card("AC") and banzipao.partner_of(t.state) == 2
     assert banzipao.mode_of(t.state) == "call"
     assert banzipao.sides_of(t.state) == ((0, 2), (1, 3))
     assert t.view(1)["called_card"] == "AC"
@@ -896,7 +896,7 @@ def test_no_view_shows_the_partner_until_the_called_card_is_played(
     # (it changes places with AD); the dealer, seat 1 and a spectator see the same in both.
     a = called(*FULL, card="AC")
     b = called(*swapped(FULL, "AC", "AD"), card="AC")
-    assert (a.state.partner, b.state.partner) == (2, 3)
+    assert (banzipao.partner_of(a.state), banzipao.partner_of(b.state)) == (2, 3)
 
     def same_for_0_1_and_spectators() -> None:
         for seat in (None, 0, 1):
@@ -914,8 +914,9 @@ def test_no_view_shows_the_partner_until_the_called_card_is_played(
     same_for_0_1_and_spectators()
     # the engine's own check moves the called card the same way
     twins = GAME.indistinguishable(a.state)
-    assert [twin.partner for twin, _ in twins] == [1, 3]
-    assert dict((twin.partner, watchers) for twin, watchers in twins)[3] == (None, 0, 1)
+    assert [banzipao.partner_of(twin) for twin, _ in twins] == [1, 3]
+    by_partner = {banzipao.partner_of(twin): watchers for twin, watchers in twins}
+    assert by_partner[3] == (None, 0, 1)
     check_views_hide_hands(a.state)
 
     # a view that shows the partner is caught
@@ -923,7 +924,7 @@ def test_no_view_shows_the_partner_until_the_called_card_is_played(
     monkeypatch.setattr(
         type(GAME),
         "view",
-        lambda self, st, seat: original(self, st, seat) | {"friend": st.partner},
+        lambda self, st, seat: original(self, st, seat) | {"friend": banzipao.partner_of(st)},
     )
     with pytest.raises(InvariantBroken, match="can tell a secret"):
         check_views_hide_hands(a.state)

@@ -17,6 +17,7 @@ from story import Table, dealt, play_hand_with_bots, run_table
 
 from paiju import api
 from paiju.cards import format_cards, parse_card, parse_cards
+from paiju.games.dabei import SPADE_ACE, SPADE_THREE
 from paiju.protocol import HandEnded, Play, ScoreLine
 
 # --- positions ------------------------------------------------------------------------------------
@@ -227,8 +228,7 @@ def finish(order: tuple[int, int, int, int], three: int, ace: int, **options: An
     t.state = dataclasses.replace(
         t.state,
         out=(first, second),
-        spade_three=three,
-        spade_ace=ace,
+        marks_played=((SPADE_THREE, three), (SPADE_ACE, ace)),
         discards=parse_cards("4D 3S AS 8C 9C TC JC QC KC 2C 3C 4C 5C 6C"),
     )
     t.play(third, "5H")

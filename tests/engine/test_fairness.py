@@ -12,7 +12,7 @@ from paiju import fairness
 from paiju.cards import build_deck, format_cards
 from paiju.errors import RuleError
 from paiju.games.guanpai import GAME
-from paiju.log import verify_deal
+from paiju.log import audit, dump_lines, verify_deal
 from paiju.protocol import AddSeed, CommitDeal, Deal, DealCommitted, Dealt, RevealSeed, SeedRevealed
 from paiju.simulate import hand_seed, play_game
 
@@ -145,3 +145,48 @@ def test_a_revealed_hand_seed_gives_away_no_other_hand() -> None:
     first, second = hand_seed("secret", 1), hand_seed("secret", 2)
     assert len(first) == 64 and first != second
     assert "secret" not in first and hand_seed(first, 1) != second
+
+
+def test_the_deal_goes_card_by_card_round_the_table_from_the_first_drawer() -> None:
+    """As the games are dealt: card i of the shuffled pack goes to seat (first + i) mod n, each
+    hand kept in the order drawn, the rest (a kitty) in pack order."""
+    shuffled = fairness.shuffle(PACK, "s", [None] * 3)
+    hands, rest = fairness.deal(PACK, 3, 15, "s", [None] * 3, "round", first=1)
+    assert hands[1] == shuffled[0:45:3] and hands[2] == shuffled[1:45:3]
+    assert hands[0] == shuffled[2:45:3] and rest == shuffled[45:]
+    blocks, _ = fairness.deal(PACK, 3, 15, "s", [None] * 3, "blocks")
+    assert blocks[0] == tuple(sorted(shuffled[:15]))  # schema-1 logs: a block each, sorted
+
+
+def test_verify_deal_rejects_a_changed_draw_order_with_the_same_hands() -> None:
+    """The log records the order each seat drew its cards in; swapping two cards of one hand (or
+    of the kitty) changes no hand as a set, yet verify_deal and the audit both refuse it."""
+    config, events = honest_log()
+    first = next(i for i, e in enumerate(events) if isinstance(e, Dealt))
+    dealt = events[first]
+    assert isinstance(dealt, Dealt) and dealt.scheme == "round"
+    hand = dealt.hands[0]
+    reordered = (hand[1], hand[0], *hand[2:])
+    assert sorted(reordered) == sorted(hand) and reordered != hand
+    bad = list(events)
+    bad[first] = dataclasses.replace(dealt, hands=(reordered, *dealt.hands[1:]))
+    assert next(c.status for c in verify_deal(config, bad)) == (  # type: ignore[arg-type]
+        "the dealt hands do not follow from the seeds"
+    )
+    report = audit(dump_lines(config, bad))  # type: ignore[arg-type]
+    assert not report.ok and report.bad_index == first
+
+
+def test_a_current_log_may_not_choose_the_old_hand_out() -> None:
+    """``blocks`` exists only for schema-1 logs: a schema-2 log dealt that way is refused."""
+    config, events = honest_log()
+    first = next(i for i, e in enumerate(events) if isinstance(e, Dealt))
+    seed = next(e.seed for e in events if isinstance(e, SeedRevealed))
+    seeds = [None] * config.players  # type: ignore[attr-defined]
+    blocks, rest = fairness.deal(GAME.pack(config), 3, 16, seed, seeds, "blocks")  # type: ignore[arg-type]
+    dealt = events[first]
+    bad = list(events)
+    bad[first] = dataclasses.replace(dealt, hands=blocks, rest=rest, scheme="blocks")  # type: ignore[type-var]
+    report = audit(dump_lines(config, bad))  # type: ignore[arg-type]
+    assert report.error is not None and report.error.code == "deal_mismatch"
+    assert report.bad_index == first

@@ -3,38 +3,114 @@ clear error for anything malformed."""
 
 from __future__ import annotations
 
+import dataclasses
+from typing import ClassVar
+
 import pytest
 
 from paiju import api
+from paiju.cards import Card, Hand
 from paiju.errors import RuleError
-from paiju.protocol import HandEnded, Pass, Play, Played, ScoreLine, decode, encode
+from paiju.protocol import (
+    Dealt,
+    Event,
+    HandEnded,
+    Pass,
+    Play,
+    Played,
+    Reading,
+    ResultLine,
+    ScoreLine,
+    TrickWon,
+    decode,
+    encode,
+    register,
+)
+
+
+@register
+@dataclasses.dataclass(frozen=True, slots=True)
+class TrumpShown(Event):
+    """A game's own event, as a trick-taking game would declare it."""
+
+    TYPE: ClassVar[str] = "test_trump_shown"
+    seat: int
+    trump: Card
+    shown: Hand
+    kitty: tuple[Hand, ...]
 
 
 def test_commands_and_events_round_trip() -> None:
     for message in (
         Play(seat=2, cards=(0, 5, 9)),
         Pass(seat=1),
-        Played(seat=0, cards=(44, 45), kind="pair", key=11),
+        Play(seat=2, cards=(0, 5, 9), reading=Reading(kind="pair_run", stands_for=(8,))),
+        Played(seat=0, cards=(44, 45), kind="pair", key=11, stands_for=()),
+        TrickWon(seat=1, cards=(3, 7, 44), kind="single", key=11),
+        Dealt(
+            hand_no=1, hands=((9, 0), (3, 1)), rest=(7, 2), face_up=(7,), leader=1, scheme="round"
+        ),
         HandEnded(
-            hand_no=1, order=(2, 0, 1), lines=(ScoreLine("guan", 0, 2, 32),), scores=(-32, 0, 32)
+            hand_no=1,
+            order=(2, 0, 1),
+            lines=(ScoreLine("guan", 0, 2, 32),),
+            scores=(-32, 0, 32),
+            results=(ResultLine("level_up", 2, 1),),
         ),
     ):
         assert decode(encode(message)) == message
 
 
 def test_events_carry_a_schema_version_and_canonical_cards() -> None:
-    data = encode(Played(seat=0, cards=(32, 33), kind="pair", key=8))
+    data = encode(Played(seat=0, cards=(32, 33), kind="pair", key=8, stands_for=(52,)))
     assert data == {
         "type": "played",
-        "v": 1,
+        "v": 2,
         "seat": 0,
         "cards": ["JS", "JH"],
         "kind": "pair",
         "key": 8,
+        "stands_for": ["BJ"],
     }
+    # cards keep the order written (a dealt hand is recorded as drawn); a reading is optional
     assert decode({"type": "play", "seat": 0, "cards": ["j♠", "10h"]}) == Play(
-        seat=0, cards=(28 + 1, 32)
+        seat=0, cards=(32, 28 + 1)
     )
+
+
+def test_a_schema_1_event_is_upcast_to_the_current_version() -> None:
+    old = {
+        "type": "dealt",
+        "v": 1,
+        "hand_no": 1,
+        "hands": [["3S"], ["3H"]],
+        "rest": [],
+        "leader": 0,
+    }
+    assert decode(old) == Dealt(
+        hand_no=1, hands=((0,), (1,)), rest=(), face_up=(), leader=0, scheme="blocks"
+    )
+    old_play = {"type": "played", "v": 1, "seat": 0, "cards": ["3S"], "kind": "single", "key": 0}
+    assert decode(old_play) == Played(seat=0, cards=(0,), kind="single", key=0, stands_for=())
+    old_end = {"type": "hand_ended", "v": 1, "hand_no": 1, "order": [0], "lines": [], "scores": [0]}
+    assert decode(old_end) == HandEnded(hand_no=1, order=(0,), lines=(), scores=(0,), results=())
+
+
+def test_fields_are_encoded_by_type_not_by_name() -> None:
+    """A card field of any name travels as a code, never as the engine's integer."""
+    event = TrumpShown(seat=1, trump=51, shown=(0, 1), kitty=((2,), ()))
+    data = encode(event)
+    assert data == {
+        "type": "test_trump_shown",
+        "v": 1,
+        "seat": 1,
+        "trump": "2D",
+        "shown": ["3S", "3H"],
+        "kitty": [["3C"], []],
+    }
+    assert decode(data) == event
+    with pytest.raises(RuleError):
+        decode(data | {"trump": 51})
 
 
 @pytest.mark.parametrize(

@@ -1,41 +1,38 @@
 // The table drawn from an engine view: seats around the table with their card counts, their play
 // in the current trick (or their last one, dimmed), whose turn it is, the game's own facts, and
 // the score sheet at the end of a hand and of a match. Used by the live table (a seat or a
-// spectator) and by the replay (every hand open). Everything comes from `view()`: a game added
-// to the engine shows here with no new code, its extra view fields as seat figures or table facts.
+// spectator) and by the replay (every hand open). Everything comes from `view()`, and every name
+// from the game's words (`ctx.words`, words.js): its own view keys are drawn as its words present
+// them — roles and marks as badges on seats, an auction as each seat's last word, figures per
+// seat, facts, named cards and earned score lines in the centre, groups of seats on the score
+// sheet. A key the words do not name is shown by its own name (a number per seat as a figure, a
+// number or a text as a fact), so a game added to the engine shows here with no new code.
 
 import { cardEl, cardRow, cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
-import {
-  answering,
-  bidName,
-  extraName,
-  getLang,
-  kindName,
-  opennessName,
-  phaseName,
-  reasonName,
-  roleName,
-  roles,
-  t,
-  turnLine,
-} from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { clock, signed } from "./ui.js";
+import {
+  fill,
+  keyName,
+  kindName,
+  phaseName,
+  pick,
+  reasonName,
+  shownKeys,
+  spoken,
+  turnLine,
+  valueName,
+} from "./words.js";
 
-// View keys every game has (the core's); any other key is the game's own.
+// View keys every game has (the table's and the climbing core's), drawn in their own way.
 const CORE_KEYS = new Set([
   "game", "variant", "players", "phase", "version", "hand_no", "turn", "leader", "commitment",
   "revealed_seeds", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
-  "out", "sides", "benched",
-]);
-// A game's keys drawn in their own way rather than as a plain fact: seats that hold a role (a
-// badge on the seat), the auction (a badge per seat), a called card and the bonuses so far (lines
-// in the centre), and the facts the board words itself.
-const DRAWN = new Set([
-  ...roles(), "bids", "bao", "fanbao", "called_card", "bonus_lines", "limit", "spade_three", "spade_ace",
+  "out", "benched",
 ]);
 // The table's own phases, when no seat acts (the deal and its fairness, the end of a hand); in
-// every other phase `turn` names the seat to move (to play, to bid, to call a card).
+// every other phase `turn` names the seat to move (to play cards, or to say a word).
 const TABLE_PHASES = new Set(["commit", "seeding", "reveal", "over"]);
 const HAND_OVER_PHASES = new Set(["reveal", "commit", "over"]);
 
@@ -91,17 +88,24 @@ export class PlayMemory {
   }
 }
 
-function gameExtras(view) {
-  const perSeat = [];
-  const facts = [];
+const isFact = (value) => (typeof value === "number" && value !== 0) || typeof value === "string"; // a count of nothing is no news
+const isPerSeat = (view, value) =>
+  Array.isArray(value) && value.length === view.players && value.every((v) => typeof v === "number");
+
+/** The game's figures per seat and its facts, as its words name them, then its keys the words do
+ * not name. */
+function gameExtras(view, words) {
+  const perSeat = Object.keys(words.seat_figures ?? {})
+    .filter((key) => isPerSeat(view, view[key]))
+    .map((key) => [key, view[key]]);
+  const facts = Object.keys(words.facts ?? {})
+    .filter((key) => isFact(view[key]))
+    .map((key) => [key, view[key]]);
+  const shown = shownKeys(words);
   for (const [key, value] of Object.entries(view)) {
-    if (CORE_KEYS.has(key) || value === null || value === undefined) continue;
-    if (DRAWN.has(key)) continue;
-    if (Array.isArray(value) && value.length === view.players && value.every((v) => typeof v === "number")) {
-      perSeat.push([key, value]);
-    } else if ((typeof value === "number" && value !== 0) || typeof value === "string") {
-      facts.push([key, value]); // a count of nothing (本轮牌数 0) is no news
-    }
+    if (CORE_KEYS.has(key) || shown.has(key) || value === null || value === undefined) continue;
+    if (isPerSeat(view, value)) perSeat.push([key, value]);
+    else if (isFact(value)) facts.push([key, value]);
   }
   return { perSeat, facts };
 }
@@ -114,30 +118,41 @@ function playCards(action, { stale = false } = {}) {
   return row;
 }
 
-function fact(key, value) {
-  if (key === "openness") return opennessName(value);
-  return String(value);
-}
-
-/** The badges of what a seat is this hand: its role (庄, 朋友), its last word in the auction, and
- * whether it sits the hand out; to yourself, that you hold the called card. */
+/** The badges of what a seat is this hand, as the game's words name them: the roles it holds,
+ * its last word in an auction, to yourself a role you hold in secret (you hold a named card whose
+ * holder is not public yet), and the marks it carries (sitting the hand out). */
 function roleBadges(ctx, seat) {
   const view = ctx.view;
+  const words = ctx.words ?? {};
   const out = [];
-  for (const key of roles()) {
-    if (view[key] === seat) out.push(h("span.badge.role", { dataset: { role: key } }, roleName(key)));
+  for (const [key, name] of Object.entries(words.roles ?? {})) {
+    if (view[key] === seat) out.push(h("span.badge.role", { dataset: { role: key } }, pick(name, key)));
   }
-  const bids = view.bids ?? [];
-  const i = bids.findLastIndex(([s]) => s === seat);
-  if (i >= 0) {
-    const bid = bids[i][1];
-    out.push(h("span.badge.bid", { dataset: { bid } }, bidName(bid, { answering: answering(bids, i) })));
+  for (const [key, type] of Object.entries(words.auctions ?? {})) {
+    const said = view[key] ?? [];
+    const i = said.findLastIndex(([s]) => s === seat);
+    if (i < 0) continue;
+    const word = said[i][1];
+    const earlier = said.slice(0, i).map(([, w]) => w);
+    const strong = word === "pass" ? "" : "1"; // a word that is more than declining
+    out.push(h("span.badge.said", { dataset: { word, strong } }, spoken(words, type, word, earlier, "badge")));
   }
-  const called = view.called_card;
-  if (seat === ctx.me && called && view.partner === null && (view.hand ?? []).includes(called)) {
-    out.push(h("span.badge.role.secret", { dataset: { role: "partner-secret" } }, t("secretPartner")));
+  for (const [key, holder] of Object.entries(words.card_holders ?? {})) {
+    const card = view[key];
+    if (seat === ctx.me && card && view[holder.role] === null && (view.hand ?? []).includes(card)) {
+      out.push(h("span.badge.role.secret", { dataset: { role: `${holder.role}-secret` } }, pick(holder.badge)));
+    }
   }
-  if ((view.benched ?? []).includes(seat)) out.push(h("span.badge.benched", null, t("benched")));
+  for (const [key, name] of Object.entries(words.seat_marks ?? {})) {
+    if ((view[key] ?? []).includes(seat)) out.push(h(`span.badge.mark.${key}`, null, pick(name, key)));
+  }
+  return out;
+}
+
+/** The seat's marks as data attributes (data-<mark>="1"), for the page's styles. */
+function markData(ctx, seat) {
+  const out = {};
+  for (const key of Object.keys(ctx.words?.seat_marks ?? {})) out[key] = (ctx.view[key] ?? []).includes(seat) ? "1" : "";
   return out;
 }
 
@@ -165,7 +180,7 @@ function seatBox(ctx, seat, position, extras) {
         seat,
         turn: isTurn ? "1" : "",
         me: seat === ctx.me ? "1" : "",
-        benched: (view.benched ?? []).includes(seat) ? "1" : "",
+        ...markData(ctx, seat),
       },
       "aria-label": seatName(ctx, seat),
     },
@@ -197,8 +212,9 @@ function seatBox(ctx, seat, position, extras) {
           "div.seat-stats",
           null,
           extras.perSeat.map(([key, values]) => {
-            const limit = key === "lost" && typeof view.limit === "number" ? ` / ${view.limit}` : "";
-            return h("span", { dataset: { key } }, `${extraName(key)} ${values[seat]}${limit}`);
+            const bound = view[ctx.words?.figure_limits?.[key]];
+            const outOf = typeof bound === "number" ? ` / ${bound}` : "";
+            return h("span", { dataset: { key } }, `${keyName(ctx.words ?? {}, key)} ${values[seat]}${outOf}`);
           }),
         )
       : null,
@@ -207,7 +223,7 @@ function seatBox(ctx, seat, position, extras) {
       "div.seat-play",
       { dataset: { current: current ? "1" : "", lead: isLead ? "1" : "" } },
       action !== undefined && action !== null ? playCards(action, { stale: !current }) : null,
-      isLead && current ? h("span.lead-kind", null, kindName(view.lead.kind)) : null,
+      isLead && current ? h("span.lead-kind", null, kindName(ctx.words ?? {}, view.lead.kind)) : null,
     ),
   );
 }
@@ -229,50 +245,73 @@ function centerMessage(ctx) {
     return t("theirTurn", { name: seatName(ctx, view.turn) });
   }
   const seat = seatToMove(view);
-  const line = seat === null ? null : turnLine(view.phase, seat === ctx.me, seatName(ctx, seat));
-  return line ?? phaseName(view.phase);
+  const words = ctx.words ?? {};
+  const line = seat === null ? null : turnLine(words, view.phase, seat === ctx.me, seatName(ctx, seat));
+  return line ?? phaseName(words, view.phase);
 }
 
-/** The centre's list of what everyone knows about this hand: who played ♠3/♠A (大北), the called
- * card (and the partner once it is played), the bonuses earned so far, the game's other facts. */
+/** The centre's list of what everyone knows about this hand, as the game's words tell it: the
+ * cards named in public, the seats public facts point at, the score lines earned so far, the
+ * game's other facts. */
 function announcementsOf(ctx, extras) {
   const view = ctx.view;
+  const words = ctx.words ?? {};
   const out = [];
-  for (const key of ["spade_three", "spade_ace"]) {
-    if (typeof view[key] === "number") {
-      out.push(h("li", { dataset: { key } }, `${extraName(key)}：${seatName(ctx, view[key])}`));
+  for (const [key, template] of Object.entries(words.card_facts ?? {})) {
+    if (view[key]) out.push(h("li", { dataset: { key } }, fill(pick(template), { card: cardText(view[key]) })));
+  }
+  for (const [key, name] of Object.entries(words.seat_facts ?? {})) {
+    if (typeof view[key] === "number") out.push(h("li", { dataset: { key } }, `${pick(name, key)}：${seatName(ctx, view[key])}`));
+  }
+  for (const [key, name] of Object.entries(words.lines ?? {})) {
+    // one line per payee and reason: every payer's share summed
+    const earned = [];
+    for (const line of view[key] ?? []) {
+      const last = earned.at(-1);
+      if (last && last.reason === line.reason && last.payee === line.payee) last.amount += line.amount;
+      else earned.push({ ...line });
+    }
+    for (const e of earned) {
+      out.push(
+        h("li.earned", { dataset: { key }, title: pick(name) }, `${reasonName(words, e.reason)} · ${seatName(ctx, e.payee)} +${e.amount}`),
+      );
     }
   }
-  if (view.called_card) {
-    out.push(h("li", { dataset: { key: "called_card" } }, t("calledCard", { card: cardText(view.called_card) })));
-  }
-  if (typeof view.partner === "number") {
-    out.push(h("li", { dataset: { key: "partner" } }, `${extraName("partner")}：${seatName(ctx, view.partner)}`));
-  }
-  // one line per bonus: every payer's share summed for its payee
-  const bonuses = [];
-  for (const line of view.bonus_lines ?? []) {
-    const last = bonuses.at(-1);
-    if (last && last.reason === line.reason && last.payee === line.payee) last.amount += line.amount;
-    else bonuses.push({ ...line });
-  }
-  for (const b of bonuses) {
-    out.push(h("li.bonus", { dataset: { key: "bonus_lines" } }, `${reasonName(b.reason)} · ${seatName(ctx, b.payee)} +${b.amount}`));
-  }
   for (const [key, value] of extras.facts) {
-    out.push(h("li", { dataset: { key } }, `${extraName(key)}：${fact(key, value)}`));
+    out.push(h("li", { dataset: { key } }, `${keyName(words, key)}：${valueName(words, key, value)}`));
   }
   return out;
 }
 
-/** The whole board into `el`. `ctx`: {view, config, me, bottom, names, kinds, openHands,
- * memory, turnSince, gameInfo, mySlot} — mySlot is the live table's own hand and controls. */
+/** The groups of seats a finished hand shows under its score sheet (who was with whom): each
+ * member named with its seats, a flag that holds by its name. */
+function groupLines(ctx) {
+  const zh = getLang() === "zh";
+  const out = [];
+  for (const [key, members] of Object.entries(ctx.words?.groups ?? {})) {
+    const value = ctx.view[key];
+    if (!value) continue;
+    const parts = [];
+    const flags = [];
+    for (const [member, name] of Object.entries(members)) {
+      const got = value[member];
+      if (Array.isArray(got)) parts.push(`${pick(name, member)}${zh ? "：" : ": "}${got.map((s) => seatName(ctx, s)).join(zh ? "、" : ", ")}`);
+      else if (got === true) flags.push(zh ? `（${pick(name, member)}）` : ` (${pick(name, member)})`);
+    }
+    out.push(h("p.muted", { dataset: { key } }, `${parts.join(zh ? "；" : "; ")}${flags.join("")}`));
+  }
+  return out;
+}
+
+/** The whole board into `el`. `ctx`: {view, words, config, me, bottom, names, kinds, openHands,
+ * memory, turnSince, mySlot} — words are the game's (words.js), mySlot is the live table's own
+ * hand and controls. */
 export function renderBoard(el, ctx) {
   const view = ctx.view;
   const n = view.players;
   const bottom = ctx.bottom ?? ctx.me ?? 0;
   const where = positions(n, bottom);
-  const extras = gameExtras(view);
+  const extras = gameExtras(view, ctx.words ?? {});
   const announcements = announcementsOf(ctx, extras);
   const seats = [];
   for (let seat = 0; seat < n; seat++) {
@@ -292,7 +331,7 @@ export function renderBoard(el, ctx) {
         h("p.center-message#center-message", null, centerMessage(ctx)),
         lead ? cardRow(lead.cards, "center-lead") : null,
         lead
-          ? h("p.lead-info", null, `${seatName(ctx, lead.seat)} · ${kindName(lead.kind)} · ${lead.cards.map(cardText).join(" ")}`)
+          ? h("p.lead-info", null, `${seatName(ctx, lead.seat)} · ${kindName(ctx.words ?? {}, lead.kind)} · ${lead.cards.map(cardText).join(" ")}`)
           : null,
         announcements.length ? h("ul.announcements", null, announcements) : null,
       ),
@@ -319,7 +358,8 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const left = view.hands ?? null;
   const rows = [];
   const order = hand.order ?? [];
-  const perSeat = gameExtras(view).perSeat; // the game's own counts (得牌) as they were scored
+  const words = ctx.words ?? {};
+  const perSeat = gameExtras(view, words).perSeat; // the game's own counts as they were scored
   for (let seat = 0; seat < n; seat++) {
     const place = order.indexOf(seat);
     rows.push(
@@ -334,7 +374,6 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
       ),
     );
   }
-  const sides = view.sides;
   return h(
     "section.score-sheet#score-sheet",
     { dataset: { final: final ? "1" : "", hand: hand.hand_no }, "aria-label": t("scoreSheet", { n: hand.hand_no }) },
@@ -351,7 +390,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
           null,
           h("th", null, t("seat")),
           h("th.num", null, t("left")),
-          perSeat.map(([key]) => h("th.num", null, extraName(key))),
+          perSeat.map(([key]) => h("th.num", null, keyName(words, key))),
           h("th.num", null, t("thisHand")),
           h("th.num", null, final ? t("finalTotals") : t("total")),
         ),
@@ -366,18 +405,14 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
             h(
               "li",
               null,
-              h("span.line-reason", null, reasonName(line.reason)),
+              h("span.line-reason", null, reasonName(words, line.reason)),
               h("span", null, t("pays", { payer: seatName(ctx, line.payer), payee: seatName(ctx, line.payee) })),
               h("b", null, String(line.amount)),
             ),
           ),
         )
       : null,
-    sides
-      ? h("p.muted", null, getLang() === "zh"
-          ? `甲方：${sides.jia.map((s) => seatName(ctx, s)).join("、")}；乙方：${sides.yi.map((s) => seatName(ctx, s)).join("、")}${sides.solo ? "（暗打）" : ""}`
-          : `Side A: ${sides.jia.map((s) => seatName(ctx, s)).join(", ")}; side B: ${sides.yi.map((s) => seatName(ctx, s)).join(", ")}${sides.solo ? " (solo)" : ""}`)
-      : null,
+    groupLines(ctx),
     left
       ? h(
           "div.left-hands",

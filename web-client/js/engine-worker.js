@@ -5,8 +5,10 @@
 //   main → worker  {id, op: "init", pyodide, wheel}          → {id, ok, result: {python, timings}}
 //                  {id, op: "seat", key, config}             a SeatClient for one table/seat
 //                  {id, op: "view", key, view}               → {seat, turn, moves}
-//                  {id, op: "check", key, cards}             cards: ["3S", …] or null (a pass)
-//                                                            → {ok, error?, command?, us}
+//                  {id, op: "check", key, cards, reading}    cards: ["3S", …] or null (a pass);
+//                                                            reading: {kind, stands_for} or null
+//                                                            → {ok, error?, readings?, command?, us}
+//                  {id, op: "readings", key, cards}          → [{reading, kind, key, name}, …]
 //                  {id, op: "order", key, cards, mode}       → cards in the game's display order
 //                  {id, op: "replay", config, events}        → every step of a finished game
 //                  {id, op: "drop", key}                     forget a SeatClient
@@ -65,11 +67,14 @@ const OPS = {
   view({ key, view }) {
     return JSON.parse(seatClient(key).update(JSON.stringify(view)));
   },
-  check({ key, cards }) {
+  check({ key, cards, reading }) {
     const t0 = performance.now();
-    const out = JSON.parse(seatClient(key).check(JSON.stringify(cards ?? null)));
+    const out = JSON.parse(seatClient(key).check(JSON.stringify(cards ?? null), JSON.stringify(reading ?? null)));
     out.us = Math.round((performance.now() - t0) * 1000);
     return out;
+  },
+  readings({ key, cards }) {
+    return JSON.parse(seatClient(key).readings(JSON.stringify(cards)));
   },
   order({ key, cards, mode }) {
     return JSON.parse(seatClient(key).order(JSON.stringify(cards), mode || "rank"));

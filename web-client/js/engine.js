@@ -85,9 +85,17 @@ export class SeatEngine {
     return call("view", { key: this.key, view });
   }
 
-  async check(cards) {
+  /** The verdict on a selection (null: a pass), read as `reading` ({kind, stands_for}) when the
+   * player chose one; an ambiguous selection's verdict lists its `readings`. */
+  async check(cards, reading = null) {
     await this.started;
-    return call("check", { key: this.key, cards });
+    return call("check", { key: this.key, cards, reading });
+  }
+
+  /** Every reading under which the selection may be played now, the game's default first. */
+  async readings(cards) {
+    await this.started;
+    return call("readings", { key: this.key, cards });
   }
 
   async order(cards, mode = "rank") {

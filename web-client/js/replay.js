@@ -8,39 +8,34 @@ import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, startClocks } 
 import { cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { engine, replaySteps } from "./engine.js";
-import { answering, bidName, both, getLang, kindName, t } from "./i18n.js";
+import { both, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
+import { auctionWords, fill, kindName, pick, spoken, wordsOf } from "./words.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const BASE_MS = 900; // one step a this many ms at speed 1
 
+/** An event as the log tells it, by the game's words (`ctx.words`): its line, with {name} the
+ * event's seat, {hand} its hand, {cards} / {card} its cards, {kind} its combination, and a field
+ * named like a command type the word said (as said after the auction before it: `ctx.view` is the
+ * view after the event). An event the words do not name is shown by its type. */
 export function describeEvent(event, ctx) {
   if (!event) return t("ev_start");
-  const name = seatName(ctx, event.seat ?? event.leader);
-  switch (event.type) {
-    case "deal_committed":
-      return t("ev_deal_committed", { hand: event.hand_no });
-    case "dealt": // the first to move plays, or (板子炮) speaks first in an auction
-      return t(ctx.view.phase === "play" ? "ev_dealt" : "ev_dealt_word", { name: seatName(ctx, event.leader) });
-    case "played":
-      return `${t("ev_played", { name, cards: event.cards.map(cardText).join(" ") })}${
-        getLang() === "zh" ? `（${kindName(event.kind)}）` : ` (${kindName(event.kind)})`
-      }`;
-    case "passed":
-      return t("ev_passed", { name });
-    case "bid_made": {
-      const bids = ctx.view.bids ?? []; // the view after the event: this bid is the last
-      const said = bidName(event.bid, { answering: answering(bids, bids.length - 1), form: "button" });
-      return t("ev_bid_made", { name, bid: said });
+  const words = ctx.words ?? {};
+  const line = words.events?.[event.type];
+  if (!line) return event.type;
+  const params = { name: seatName(ctx, event.seat ?? event.leader), hand: event.hand_no };
+  if (Array.isArray(event.cards)) params.cards = event.cards.map(cardText).join(" ");
+  if (typeof event.card === "string") params.card = cardText(event.card);
+  if (event.kind) params.kind = kindName(words, event.kind);
+  for (const [field, value] of Object.entries(event)) {
+    if (words.commands?.[field] && typeof value === "string") {
+      const said = auctionWords(words, ctx.view, field); // this word is the last of them
+      params[field] = spoken(words, field, value, said.slice(0, -1), "button");
     }
-    case "card_called":
-      return t("ev_card_called", { name, card: cardText(event.card) });
-    case "seed_added":
-      return t("ev_seed_added", { name });
-    default:
-      return t(`ev_${event.type}`) === `ev_${event.type}` ? event.type : t(`ev_${event.type}`);
   }
+  return fill(pick(line), params);
 }
 
 export function mountReplay(root, tableId, query) {
@@ -140,6 +135,7 @@ export function mountReplay(root, tableId, query) {
   function ctx(view) {
     return {
       view,
+      words: wordsOf(s.game),
       me: null,
       bottom: 0,
       names: (s.meta?.seats ?? []).map((seat) => seat.name ?? null),

@@ -7,26 +7,23 @@
 // legal play, and an illegal selection shows the engine's reason. The server stays the
 // authority: a refused command is shown and the view is resynchronised (a `sync` frame).
 //
-// Outside the play of cards a seat may have to speak (板子炮's 包/反包 auction, the dealer's call
-// of a partner's card): its legal moves of those types become buttons (WORDS), and a click sends
-// the engine's own move through the same `send` as a play.
+// Outside the play of cards a seat may have to speak (an auction, a call of a card): its legal
+// moves that are neither a play nor a pass are its words. A word's value is the move's one field
+// besides its type and seat: a card becomes a card picker, anything else a button per legal move,
+// each named by the game's words (words.js); a click sends the engine's own move through the same
+// `send` as a play.
 
 import * as api from "./api.js";
 import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
-import { answering, bidName, both, getLang, kindName, t } from "./i18n.js";
+import { both, getLang, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
+import { auctionWords, cardWord, helpText, kindName, spoken, wordsOf } from "./words.js";
 
 const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
-// How each kind of word is offered, by the engine's command type: its controls, and the line
-// that says what it means.
-const WORDS = {
-  bid: { controls: bidButtons, help: "bidHelp" },
-  call_card: { controls: callPicker, help: "callHelp" },
-};
 let commandCounter = 0;
 function commandId() {
   commandCounter += 1;
@@ -34,33 +31,49 @@ function commandId() {
   return `c-${Date.now().toString(36)}-${rand}-${commandCounter}`;
 }
 
-/** One button per legal bid, the engine's own move behind each (包 / 不包, 反包 / 不反包).
- * `ctx`: {view, pending, send}. */
-function bidButtons(moves, ctx) {
-  const answer = answering(ctx.view?.bids);
+/** The field of a move that holds the word said (a bid's word, a called card): its one field
+ * besides type and seat; null for a play or a pass. */
+function wordField(move) {
+  if (move.type === "play" || move.type === "pass") return null;
+  const fields = Object.keys(move).filter((k) => k !== "type" && k !== "seat");
+  return fields.length === 1 ? fields[0] : null;
+}
+
+const CARD_CODE = /^(?:[3-9TJQKA2][SHCD]|BJ|RJ)$/;
+/** Whether the words of these moves are cards (a card to name): then a card picker offers them. */
+const namesCards = (moves) => moves.every((m) => CARD_CODE.test(String(m[wordField(m)])));
+
+/** One button per legal word, the engine's own move behind each, named by the game's words as
+ * said after the auction so far (data-<field>: the word). `ctx`: {view, words, pending, send}. */
+function wordButtons(moves, ctx) {
+  const type = moves[0].type;
+  const field = wordField(moves[0]);
+  const earlier = auctionWords(ctx.words, ctx.view, type);
   return h(
     "div.word-buttons",
     null,
     moves.map((move) =>
       h(
-        `button.button.bid${move.bid === "pass" ? "" : ".primary"}`,
-        { type: "button", dataset: { bid: move.bid }, disabled: ctx.pending, on: { click: () => ctx.send(move) } },
-        bidName(move.bid, { answering: answer, form: "button" }),
+        `button.button.word${move[field] === "pass" ? "" : ".primary"}`,
+        { type: "button", dataset: { [field]: move[field] }, disabled: ctx.pending, on: { click: () => ctx.send(move) } },
+        spoken(ctx.words, type, move[field], earlier, "button"),
       ),
     ),
   );
 }
 
-/** The cards the caller may name (the engine lists them strongest first), grouped by rank; a
- * pick, then a confirm. `ctx`: {pending, picked, pick(card), send}. */
-function callPicker(moves, ctx) {
+/** The cards the seat may name (the engine lists them strongest first), grouped by rank; a
+ * pick, then a confirm named by the game's words. `ctx`: {words, pending, picked, pick(card),
+ * send}. */
+function cardPicker(moves, ctx) {
+  const field = wordField(moves[0]);
   const ranks = new Map();
   for (const move of moves) {
-    const rank = move.card.slice(0, -1);
+    const rank = move[field].slice(0, -1);
     if (!ranks.has(rank)) ranks.set(rank, []);
     ranks.get(rank).push(move);
   }
-  const picked = moves.find((m) => m.card === ctx.picked) ?? null;
+  const picked = moves.find((m) => m[field] === ctx.picked) ?? null;
   return h(
     "div.call-picker",
     null,
@@ -70,18 +83,18 @@ function callPicker(moves, ctx) {
       [...ranks.values()].map((group) =>
         h(
           "div.call-rank",
-          { dataset: { rank: rankLabel(group[0].card) } },
+          { dataset: { rank: rankLabel(group[0][field]) } },
           group.map((move) =>
             h(
-              `button.call-card${isRed(move.card) ? ".red" : ""}`,
+              `button.call-card${isRed(move[field]) ? ".red" : ""}`,
               {
                 type: "button",
                 role: "option",
-                dataset: { card: move.card },
-                "aria-selected": move.card === ctx.picked ? "true" : "false",
-                on: { click: () => ctx.pick(move.card) },
+                dataset: { card: move[field] },
+                "aria-selected": move[field] === ctx.picked ? "true" : "false",
+                on: { click: () => ctx.pick(move[field]) },
               },
-              cardText(move.card),
+              cardText(move[field]),
             ),
           ),
         ),
@@ -90,7 +103,7 @@ function callPicker(moves, ctx) {
     h(
       "button.button.primary#call-confirm",
       { type: "button", disabled: !picked || ctx.pending, on: { click: () => ctx.send(picked) } },
-      picked ? t("callConfirm", { card: cardText(picked.card) }) : t("callPick"),
+      picked ? cardWord(ctx.words, picked.type, cardText(picked[field])) : t("callPick"),
     ),
   );
 }
@@ -161,9 +174,11 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   const clearBtn = h("button.button.ghost#clear", { type: "button", disabled: true }, t("clear"));
   const sortBtn = h("button.button.ghost.small#sort", { type: "button" });
   const reasonEl = h("p.reason#reason", { role: "status", "aria-live": "polite" });
+  // a selection the game lets the player read several ways: one button per reading
+  const readingsEl = h("div.readings#readings", { hidden: true, role: "group" });
   const controls = h("div.controls", null, passBtn, hintBtn, clearBtn, playBtn);
   const speakEl = h("div.speak#speak", { hidden: true, role: "group" });
-  const mySlot = h("div.my-slot", null, handEl, speakEl, h("div.controls-row", null, sortBtn, controls), reasonEl);
+  const mySlot = h("div.my-slot", null, handEl, speakEl, h("div.controls-row", null, sortBtn, controls), readingsEl, reasonEl);
 
   playBtn.addEventListener("click", () => send(s.check?.command));
   passBtn.addEventListener("click", () => {
@@ -368,7 +383,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
         const info = await seatEngine.view(view);
         s.moves = info.moves;
         if (s.settled) crossCheck(info.moves, s.serverMoves);
-        if (isMyTurn() && !wordsOf(info.moves).length) s.passCheck = await seatEngine.check(null);
+        if (isMyTurn() && !spokenOf(info.moves).length) s.passCheck = await seatEngine.check(null);
       }
     } catch (err) {
       console.error("engine:", err.message);
@@ -414,8 +429,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   }
 
   /** The legal moves that are words, not plays of cards (empty unless a seat must speak). */
-  function wordsOf(moves) {
-    return moves.filter((m) => Object.hasOwn(WORDS, m.type));
+  function spokenOf(moves) {
+    return moves.filter((m) => wordField(m) !== null);
   }
 
   function selectedCodes() {
@@ -442,7 +457,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   async function validate() {
     const seq = ++s.checkSeq;
     const cards = selectedCodes();
-    if (!isMyTurn() || cards.length === 0 || !seatEngine || wordsOf(s.moves).length) {
+    if (!isMyTurn() || cards.length === 0 || !seatEngine || spokenOf(s.moves).length) {
       s.check = null;
       renderControls();
       return;
@@ -453,9 +468,53 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       return;
     }
     const result = await seatEngine.check(cards);
+    if (ambiguous(result) && !result.readings) result.readings = await seatEngine.readings(cards);
     if (seq !== s.checkSeq) return; // a newer selection is being checked
     s.check = result;
     renderControls();
+  }
+
+  /** The engine's verdict asks the player to choose how the selection is read. */
+  function ambiguous(check) {
+    return check?.ok === false && check.error?.code === "ambiguous_reading";
+  }
+
+  /** Play the selection read as the player chose: checked again with that reading, then sent. */
+  async function playReading(choice) {
+    const seq = ++s.checkSeq;
+    const result = await seatEngine.check(selectedCodes(), choice.reading);
+    if (seq !== s.checkSeq) return;
+    if (result.ok) {
+      send(result.command);
+      return;
+    }
+    s.check = result;
+    renderControls();
+  }
+
+  /** A reading's name: its combination as the game's words name it, and the cards it stands for. */
+  function readingName(choice) {
+    const words = wordsOf(s.game);
+    const name = words.kinds?.[choice.kind] ? kindName(words, choice.kind) : both(choice.name);
+    const standsFor = (choice.reading?.stands_for ?? []).map(cardText).join(" ");
+    if (!standsFor) return name;
+    return getLang() === "zh" ? `${name}（${standsFor}）` : `${name} (${standsFor})`;
+  }
+
+  /** The chooser of an ambiguous selection's readings (hidden otherwise). */
+  function renderReadings(mine) {
+    const choices = mine && ambiguous(s.check) ? (s.check.readings ?? []) : [];
+    readingsEl.hidden = choices.length === 0;
+    clear(
+      readingsEl,
+      choices.map((choice, i) =>
+        h(
+          `button.button.reading${i === 0 ? ".primary" : ""}`,
+          { type: "button", dataset: { kind: choice.kind }, disabled: !!s.pending, on: { click: () => playReading(choice) } },
+          readingName(choice),
+        ),
+      ),
+    );
   }
 
   function hint() {
@@ -551,6 +610,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   function ctx() {
     return {
       view: s.view,
+      words: wordsOf(s.game),
       config: s.config,
       me: s.seat,
       bottom: s.seat ?? 0,
@@ -723,7 +783,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     sortBtn.textContent = s.sortMode === "rank" ? t("sortCount") : t("sortRank");
     const mine = isMyTurn();
     const ready = engine.stage === "ready";
-    const words = mine ? wordsOf(s.moves) : [];
+    const words = mine ? spokenOf(s.moves) : [];
     renderWords(words);
     controls.hidden = words.length > 0;
     const canPass = mine && s.moves.some((m) => m.type === "pass");
@@ -733,6 +793,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     hintBtn.disabled = !(mine && ready && !s.pending);
     clearBtn.disabled = s.selected.size === 0;
     mySlot.dataset.turn = mine ? "1" : "";
+    renderReadings(mine && ready);
     // the line under the controls: a refusal, the engine's reason, or what to do
     let text = "";
     let kind = "info";
@@ -744,11 +805,11 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       text = t("engineLoadingCheck");
     } else if (mine && s.check && s.check.ok === false && s.check.error) {
       text = both(s.check.error);
-      kind = "error";
+      kind = ambiguous(s.check) ? "info" : "error"; // not a fault: the player chooses a reading
       code = s.check.error.code;
     } else if (mine && s.check?.ok) {
       kind = "ok";
-      text = t("legalPlay", { kind: s.check.kind ? kindName(s.check.kind) : t("play") });
+      text = t("legalPlay", { kind: s.check.kind ? kindName(wordsOf(s.game), s.check.kind) : t("play") });
     } else if (mine && words.length) {
       text = "";
     } else if (mine) {
@@ -768,13 +829,15 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       clear(speakEl);
       return;
     }
-    const word = WORDS[type];
+    const moves = words.filter((m) => m.type === type);
+    const controls = namesCards(moves) ? cardPicker : wordButtons;
     const pick = (card) => {
       s.callPick = card;
       renderControls();
     };
-    const ctx = { view: s.view, pending: !!s.pending, picked: s.callPick, pick, send };
-    clear(speakEl, word.controls(words.filter((m) => m.type === type), ctx), h("p.word-help", null, t(word.help)));
+    const ctx = { view: s.view, words: wordsOf(s.game), pending: !!s.pending, picked: s.callPick, pick, send };
+    const help = helpText(ctx.words, s.view?.phase);
+    clear(speakEl, controls(moves, ctx), help ? h("p.word-help", null, help) : null);
   }
 
   function renderSheet() {

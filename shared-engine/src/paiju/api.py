@@ -13,7 +13,7 @@ from typing import Any
 from paiju.cards import Hand, parse_cards
 from paiju.climbing import ClimbingGame, Combo
 from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, decode, encode
+from paiju.protocol import Command, Event, HandEnded, decode, encode, encode_value
 from paiju.registry import GAMES, get_game
 from paiju.table import Config, TableState
 
@@ -22,13 +22,15 @@ State = TableState
 
 def list_games() -> list[dict[str, Any]]:
     """The catalogue: every game with its names, region, description and variants, each variant
-    with the ``options`` a table may choose (``TableGame.option_catalogue``)."""
+    with the ``options`` a table may choose (``TableGame.option_catalogue``), and the game's
+    ``words`` (``paiju.words.Words.to_json``: what its codes and view keys are called)."""
     games = []
     for game in GAMES.values():
         info = dataclasses.asdict(game.info)
         info["variants"] = [
             v | {"options": game.option_catalogue(v["id"])} for v in info["variants"]
         ]
+        info["words"] = game.words.to_json()
         games.append(info)
     return games
 
@@ -166,6 +168,39 @@ def compare(
     return 0
 
 
+def readings(state: State, seat: int, cards: Hand | str | Iterable[str]) -> list[dict[str, Any]]:
+    """Every reading under which ``seat`` may play ``cards`` now (after the lead on the table), as
+    JSON: ``{"reading": {"kind", "stands_for"}, "kind", "key", "name": {"zh", "en"}}``, the
+    game's default first. More than one where the game lets the player choose is what the
+    browser offers as a choice.
+
+    Raises:
+        NotationError: a card code is wrong. ValueError: the game has no combinations.
+    """
+    game = _climbing(state.config)
+    try:
+        combos = game.classify(state, seat, _cards(cards))
+    except RuleError:
+        return []
+    lead = getattr(state, "lead", None)
+    out: list[dict[str, Any]] = []
+    seen = set()
+    for combo in combos:
+        if combo.reading in seen or (lead is not None and not game.beats(combo, lead)):
+            continue
+        seen.add(combo.reading)
+        zh, en = game.words.kinds.get(combo.kind, (combo.kind, combo.kind))
+        out.append(
+            {
+                "reading": encode_value(combo.reading),
+                "kind": combo.kind,
+                "key": combo.key,
+                "name": {"zh": zh, "en": en},
+            }
+        )
+    return out
+
+
 def check_command(state: State, command: Mapping[str, Any]) -> dict[str, Any]:
     """For the browser: ``{"ok": true}`` or ``{"ok": false, "error": {code, zh, en, cards}}``."""
     try:
@@ -191,6 +226,7 @@ __all__ = [
     "legal_moves_json",
     "list_games",
     "make_config",
+    "readings",
     "replay",
     "result",
     "to_move",

@@ -47,16 +47,15 @@ from typing import Any
 
 from paiju import api
 from paiju.cards import Card, Hand, card_codes, parse_cards
-from paiju.climbing import ClimbingGame, ClimbState, Combo
 from paiju.errors import PaijuError, RuleError
 from paiju.protocol import HandEnded, Played, decode, encode
 from paiju.registry import get_game
 from paiju.table import Config, TableGame, TableState
 
-# The fields every state has, and those of the climbing core, which are rebuilt one by one; any
-# other field of a game's state is copied from a view key of the same name, when there is one.
+# The fields every state has, which are rebuilt one by one (as are those of the game's core, by its
+# ``public_state``); any other field of a game's state is copied from a view key of the same name,
+# when there is one.
 _TABLE_FIELDS = frozenset(f.name for f in dataclasses.fields(TableState))
-_CLIMB_FIELDS = frozenset(f.name for f in dataclasses.fields(ClimbState))
 
 
 def as_config(config: Config[Any] | Mapping[str, Any]) -> Config[Any]:
@@ -103,72 +102,18 @@ def state_from_view(config: Config[Any] | Mapping[str, Any], view: Mapping[str, 
             raise ValueError(f"last_hand is a {ended.TYPE}, not a hand_ended")
         changes["last_hand"] = ended
     played: list[Card] = []
-    if isinstance(game, ClimbingGame) and dealt:
-        actions = tuple(
-            None if a is None else parse_cards(a) for a in view.get("actions") or [None] * n
-        )
-        played = [c for a in actions if a for c in a]
-        changes |= {
-            "actions": actions,
-            "out": tuple(view.get("out") or ()),
-            "benched": tuple(view.get("benched") or ()),
-            "lead": None,
-            "lead_seat": None,
-            "passes": 0,
-        }
-        lead = view.get("lead")
-        if lead is not None:
-            lead_seat = int(lead["seat"])
-            changes["lead"] = _lead_combo(game, config, lead, counts[lead_seat] == 0)
-            changes["lead_seat"] = lead_seat
-            benched = tuple(view.get("benched") or ())
-            changes["passes"] = _passes_since(lead_seat, view.get("turn"), counts, benched)
+    core_fields: frozenset[str] = frozenset()
     if dealt:
-        changes |= _hands(game, config, view, seat, counts, played)
+        core = game.public_state(config, view)
+        core_fields = frozenset(core)
+        played = [c for a in core.get("actions") or () if a for c in a]
+        changes |= core | _hands(game, config, view, seat, counts, played)
     fields = {f.name for f in dataclasses.fields(base)}
-    for name in fields - _TABLE_FIELDS - _CLIMB_FIELDS:
+    for name in fields - _TABLE_FIELDS - core_fields:
         if name in view:
             changes[name] = _frozen(view[name])
     changes |= game.state_from_view_extra(view)
     return dataclasses.replace(base, **changes)
-
-
-def _lead_combo(
-    game: ClimbingGame[Any], config: Config[Any], lead: Mapping[str, Any], last_hand: bool
-) -> Combo:
-    """The combination on the table. The view names its kind and cards; its key is re-read with
-    the game's own ``combinations`` (the highest reading of that kind, which is the one ``decide``
-    records), unless the view carries ``key`` and ``size`` itself."""
-    kind = str(lead["kind"])
-    cards = parse_cards(lead["cards"])
-    if "key" in lead and "size" in lead:
-        return Combo(kind, int(lead["key"]), int(lead["size"]))
-    try:
-        readings = game.combinations(config, cards, last_hand)
-    except RuleError:
-        readings = []
-    same = [c for c in readings if c.kind == kind]
-    if not same:
-        raise ValueError(f"the cards on the table {card_codes(cards)} are no {kind}")
-    return max(same, key=lambda c: c.key)
-
-
-def _passes_since(
-    lead_seat: int, turn: Any, counts: Sequence[int], benched: Sequence[int] = ()
-) -> int:
-    """Passes since the lead was played: every seat still holding cards (and not sitting the hand
-    out) between the lead's seat and the seat to move has passed (seats are numbered in the order
-    of play)."""
-    if turn is None:
-        return 0
-    n = len(counts)
-    passes = 0
-    seat = (lead_seat + 1) % n
-    while seat != turn and seat != lead_seat:
-        if counts[seat] and seat not in benched:
-            passes += 1
-        seat = (seat + 1) % n
-    return passes
 
 
 def _hands(
@@ -267,15 +212,7 @@ def _single_strength(config: Config[Any], card: Card) -> int:
     known = memo.get(card)
     if known is not None:
         return known
-    game = get_game(config.game)
-    value = (card >> 2) * 4
-    if isinstance(game, ClimbingGame):
-        try:
-            singles = [c for c in game.combinations(config, (card,)) if c.kind == "single"]
-        except PaijuError:
-            singles = []
-        if singles:
-            value = singles[0].key
+    value: int = get_game(config.game).single_strength(config, card)
     memo[card] = value
     return value
 
@@ -316,23 +253,41 @@ class SeatClient:
     def moves(self) -> str:
         return json.dumps(self._moves())
 
-    def command(self, cards: list[str] | None) -> dict[str, Any]:
-        """The command a selection stands for: ``None`` is a pass, a list of codes a play."""
+    def command(
+        self, cards: list[str] | None, reading: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The command a selection stands for: ``None`` is a pass, a list of codes a play (with
+        the reading the player chose, if any)."""
         if cards is None:
             return {"type": "pass", "seat": self.seat}
-        return {"type": "play", "seat": self.seat, "cards": list(cards)}
+        command: dict[str, Any] = {"type": "play", "seat": self.seat, "cards": list(cards)}
+        if reading is not None:
+            command["reading"] = dict(reading)
+        return command
 
-    def check(self, cards_json: str) -> str:
-        """``api.check_command`` of a selection (a JSON list of codes, or ``null`` for a pass),
-        as JSON: ``{"ok": true, "command": ...}`` or ``{"ok": false, "error": {...}}``."""
+    def check(self, cards_json: str, reading_json: str = "null") -> str:
+        """``api.check_command`` of a selection (a JSON list of codes, or ``null`` for a pass)
+        read as ``reading_json`` (``{"kind", "stands_for"}``, or ``null``), as JSON:
+        ``{"ok": true, "command": ...}`` or ``{"ok": false, "error": {...}}``. A selection the
+        player must read (``ambiguous_reading``) gets the choice too: ``"readings"``."""
         cards = json.loads(cards_json)
         if self.seat is None:  # a spectator never plays
             return json.dumps({"ok": False, "error": RuleError("not_your_turn").to_dict()})
-        command = self.command(cards)
+        command = self.command(cards, json.loads(reading_json))
         out = check_command(self.state, command)
+        if not out["ok"] and out["error"]["code"] == "ambiguous_reading":
+            out["readings"] = api.readings(self.state, self.seat, cards)
         if out["ok"]:
             out["command"] = command
         return json.dumps(out, ensure_ascii=False)
+
+    def readings(self, cards_json: str) -> str:
+        """``api.readings`` of a selection for this seat, as JSON (empty for a spectator)."""
+        if self.seat is None:
+            return "[]"
+        return json.dumps(
+            api.readings(self.state, self.seat, json.loads(cards_json)), ensure_ascii=False
+        )
 
     def order(self, cards_json: str, mode: str = "rank") -> str:
         """``display_order`` of a JSON list of codes, as JSON."""

@@ -9,23 +9,41 @@ that the first play must contain). Seats are numbered in the order of play.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from paiju.cards import RANK_COUNT, Card, Hand, card_codes, format_card, remove_cards
-from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, Pass, Passed, Play, Played
-from paiju.table import Changes, Config, TableGame, TableState
+from paiju.cards import RANK_COUNT, Card, Hand, card_codes, format_card, parse_cards, remove_cards
+from paiju.errors import PaijuError, RuleError
+from paiju.protocol import (
+    Command,
+    Event,
+    HandEnded,
+    Pass,
+    Passed,
+    Play,
+    Played,
+    Reading,
+    TrickWon,
+)
+from paiju.sides import known_allies, teams, twins
+from paiju.table import Changes, Config, TableGame, TableState, copy_with
 
 
 @dataclass(frozen=True, slots=True)
 class Combo:
-    """A classified play: its kind (a stable code), its comparison key and its number of cards."""
+    """A classified play: its kind (a stable code), its comparison key, its number of cards and
+    what each wildcard in it stands for (empty in a game without wildcards). ``kind`` and
+    ``stands_for`` are the play's reading."""
 
     kind: str
     key: int
     size: int
+    stands_for: Hand = ()
+
+    @property
+    def reading(self) -> Reading:
+        return Reading(kind=self.kind, stands_for=self.stands_for)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +55,8 @@ class ClimbState(TableState):
     discards: Hand = ()  # every card played this hand, in order
     actions: tuple[Hand | None, ...] = ()  # this trick: a seat's play, () a pass, None nothing yet
     benched: tuple[int, ...] = ()  # seats that sit this hand out (板子炮's 包 against 反包)
+    trick_start: int = 0  # where the current trick begins in ``discards``
+    marks_played: tuple[tuple[Card, int], ...] = ()  # cards of ``sides.marks`` played, and by whom
 
 
 C = TypeVar("C", bound=ClimbState)
@@ -47,6 +67,10 @@ class ClimbingGame(TableGame[C]):
     state_type = ClimbState
     # the kinds a bot keeps for when they matter (they beat other kinds)
     bomb_kinds: frozenset[str] = frozenset({"bomb"})
+    # whether a selection's readings are the player's choice: a selection that still has several
+    # readings after the lead is applied is refused (``ambiguous_reading``) unless the play names
+    # one. False: the game's documented default, the first reading that may be played, is taken.
+    readings_matter: ClassVar[bool] = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -54,6 +78,7 @@ class ClimbingGame(TableGame[C]):
         self.handle(Pass, self._decide_pass)
         self.evolve_by(Played, self._on_played)
         self.evolve_by(Passed, self._on_passed)
+        self.evolve_by(TrickWon, self._on_trick_won)
         self._plays_memo: tuple[C, int, list[Candidate]] | None = None
 
     # --- hooks ----------------------------------------------------------------------------------
@@ -107,8 +132,38 @@ class ClimbingGame(TableGame[C]):
 
     def allies(self, state: C, seat: int) -> frozenset[int]:
         """The seats ``seat`` knows to be on its side, from what it may see (a bot lets an ally's
-        play stand). Default: none."""
-        return frozenset()
+        play stand): from the hand's ``sides`` (none when each plays for himself)."""
+        sides = self.hand_sides(state)
+        if sides is None:
+            return frozenset()
+        return known_allies(sides, state.hands, dict(state.marks_played), seat)
+
+    def teams(self, state: C) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The two sides of the hand as they truly are (for scoring).
+
+        Raises:
+            ValueError: the hand has no sides.
+        """
+        sides = self.hand_sides(state)
+        if sides is None:
+            raise ValueError("this hand has no sides")
+        return teams(sides, state.hands, dict(state.marks_played))
+
+    def named_cards(self, state: C) -> Hand:
+        """The marks of the hand's sides, when they are named in public (a called card)."""
+        sides = self.hand_sides(state)
+        return sides.marks if sides is not None and sides.named else ()
+
+    def indistinguishable(self, state: C) -> list[tuple[C, tuple[int | None, ...]]]:
+        """While a mark is unplayed, its holder's side is secret: the same state with the mark in
+        another seat's hand must look the same to everyone but the two seats involved."""
+        sides = self.hand_sides(state)
+        if state.phase != "play" or sides is None or not sides.marks:
+            return []
+        return [
+            (copy_with(state, {"hands": hands}), (None, *watchers))
+            for hands, watchers in twins(sides, state.hands, dict(state.marks_played))
+        ]
 
     def hand_over(self, state: C) -> bool:
         """After a play: is the hand over? Default: as soon as one seat is out."""
@@ -119,9 +174,10 @@ class ClimbingGame(TableGame[C]):
         played ♠3 and ♠A)."""
         return {}
 
-    def trick_won(self, state: C, winner: int) -> Changes:
-        """A game's own changes when a trick closes (everyone else passed), given the state before
-        the last pass: ``winner`` played its top combination (板子炮 captures the trick's cards)."""
+    def trick_won(self, state: C, event: TrickWon) -> Changes:
+        """A game's own changes when a trick is won (everyone else passed; the table is already
+        cleared): ``event`` names the winner, its top play and every card of the trick (板子炮
+        captures them)."""
         return {}
 
     def next_leader(self, state: C, winner: int) -> int:
@@ -159,6 +215,11 @@ class ClimbingGame(TableGame[C]):
         combos = self.classify(state, seat, cards)
         if not combos:
             raise RuleError("invalid_combination", codes, play=" ".join(codes))
+        reading = command.reading
+        if reading is not None:
+            combos = [c for c in combos if c.reading == reading]
+            if not combos:
+                raise RuleError("reading_not_possible", codes, play=" ".join(codes))
         lead = state.lead
         if lead is not None:
             combos = [c for c in combos if self.beats(c, lead)]
@@ -170,12 +231,16 @@ class ClimbingGame(TableGame[C]):
                     play=" ".join(codes),
                     lead=" ".join(card_codes(on_table)),
                 )
+        if reading is None and self.readings_matter and len({c.reading for c in combos}) > 1:
+            raise RuleError("ambiguous_reading", codes, play=" ".join(codes))
         combo = combos[0]
         must = self.opening_card(state) if not state.discards else None
         if must is not None and must not in cards:
             raise RuleError("must_include_card", codes, card=format_card(must))
         self.check_play(state, seat, cards, combo)
-        played = Played(seat=seat, cards=cards, kind=combo.kind, key=combo.key)
+        played = Played(
+            seat=seat, cards=cards, kind=combo.kind, key=combo.key, stands_for=combo.stands_for
+        )
         events: list[Event] = [played]
         if len(cards) == len(state.hands[seat]):  # going out is the only way a hand can end
             after = self.evolve(state, played)
@@ -188,7 +253,20 @@ class ClimbingGame(TableGame[C]):
         if state.lead is None:
             raise RuleError("cannot_pass_lead")
         self.check_pass(state, command.seat, lambda: self.candidates(state, command.seat))
-        return [Passed(seat=command.seat)]
+        passed = Passed(seat=command.seat)
+        if state.passes + 1 < self._responders(state) or state.lead_seat is None:
+            return [passed]
+        trick = state.discards[state.trick_start :]
+        lead = state.lead
+        won = TrickWon(seat=state.lead_seat, cards=trick, kind=lead.kind, key=lead.key)
+        return [passed, won]
+
+    def _responders(self, state: C) -> int:
+        """How many seats answer the play on the table: everyone else still playing."""
+        lead_seat, benched = state.lead_seat, state.benched
+        return sum(
+            1 for s, h in enumerate(state.hands) if h and s != lead_seat and s not in benched
+        )
 
     # --- evolve -----------------------------------------------------------------------------------
 
@@ -202,6 +280,8 @@ class ClimbingGame(TableGame[C]):
             "discards": (),
             "actions": (None,) * n,
             "benched": (),
+            "trick_start": 0,
+            "marks_played": (),
         }
 
     def next_active(self, state: C, hands: tuple[Hand, ...], seat: int) -> int:
@@ -225,7 +305,9 @@ class ClimbingGame(TableGame[C]):
         new_hands = tuple(hands)
         return self.on_play(state, event) | {
             "hands": new_hands,
-            "lead": Combo(event.kind, event.key, len(event.cards)),
+            "lead": Combo(event.kind, event.key, len(event.cards), event.stands_for),
+            "trick_start": len(state.discards) if state.lead is None else state.trick_start,
+            "marks_played": self._marks_played(state, event),
             "lead_seat": seat,
             "passes": 0,
             "out": state.out if hands[seat] else (*state.out, seat),
@@ -234,14 +316,17 @@ class ClimbingGame(TableGame[C]):
             "turn": self.next_active(state, new_hands, seat),
         }
 
+    def _marks_played(self, state: C, event: Played) -> tuple[tuple[Card, int], ...]:
+        sides = self.hand_sides(state)
+        if sides is None or not sides.marks:
+            return state.marks_played
+        found = tuple((c, event.seat) for c in event.cards if c in sides.marks)
+        return state.marks_played + found if found else state.marks_played
+
     def _on_passed(self, state: C, event: Passed) -> dict[str, Any]:
         lead_seat = state.lead_seat if state.lead_seat is not None else event.seat
-        benched = state.benched
-        responders = sum(
-            1 for s, h in enumerate(state.hands) if h and s != lead_seat and s not in benched
-        )
         passes = state.passes + 1
-        if passes < responders:
+        if passes < self._responders(state):
             actions = list(state.actions)
             actions[event.seat] = ()
             return {
@@ -249,8 +334,9 @@ class ClimbingGame(TableGame[C]):
                 "actions": tuple(actions),
                 "turn": self.next_active(state, state.hands, event.seat),
             }
-        # everybody else passed: the trick is over and its winner (or the game's choice) leads
-        return self.trick_won(state, lead_seat) | {
+        # everybody else passed: the trick is over and its winner (or the game's choice) leads;
+        # the ``trick_won`` event that follows says who won what
+        return {
             "lead": None,
             "lead_seat": None,
             "passes": 0,
@@ -258,13 +344,87 @@ class ClimbingGame(TableGame[C]):
             "turn": self.next_leader(state, lead_seat),
         }
 
+    def public_state(self, config: Config[Any], view: Mapping[str, Any]) -> Changes:
+        """The trick on the table as a seat's view shows it: each seat's play or pass, who is out
+        or sits the hand out, the combination on top (as the view states it) and the passes since
+        (every seat still playing between the top play and the seat to move has passed)."""
+        n = config.players
+        counts = [int(c) for c in view.get("counts") or ()]
+        benched = tuple(view.get("benched") or ())
+        actions = tuple(
+            None if a is None else parse_cards(a) for a in view.get("actions") or [None] * n
+        )
+        changes: Changes = {
+            "actions": actions,
+            "out": tuple(view.get("out") or ()),
+            "benched": benched,
+            "lead": None,
+            "lead_seat": None,
+            "passes": 0,
+        }
+        lead = view.get("lead")
+        if lead is not None:
+            lead_seat = int(lead["seat"])
+            stands_for = parse_cards(lead.get("stands_for") or ())
+            combo = Combo(str(lead["kind"]), int(lead["key"]), int(lead["size"]), stands_for)
+            turn = view.get("turn")
+            passes = 0
+            seat = (lead_seat + 1) % n
+            while turn is not None and seat not in (turn, lead_seat):
+                passes += 1 if counts[seat] and seat not in benched else 0
+                seat = (seat + 1) % n
+            changes |= {"lead": combo, "lead_seat": lead_seat, "passes": passes}
+        return changes
+
+    def single_strength(self, config: Config[Any], card: Card) -> int:
+        """A card's key as a single, where the game has singles."""
+        try:
+            singles = [c for c in self.combinations(config, (card,)) if c.kind == "single"]
+        except PaijuError:
+            singles = []
+        return singles[0].key if singles else super().single_strength(config, card)
+
+    def bot_choice(self, state: C, seat: int, moves: list[Command]) -> Command:
+        """In play: go out when possible, let a known ally's play stand, play as high as possible
+        against an opponent about to go out, else shed the lowest combination (the longer the
+        better), keeping bombs for when they matter. Outside play: the table's choice."""
+        if state.phase != "play":
+            return super().bot_choice(state, seat, moves)
+        plays = self.candidates(state, seat)
+        can_pass = any(isinstance(m, Pass) for m in moves)
+        hand = state.hands[seat]
+        for candidate in plays:
+            if len(candidate[0]) == len(hand):
+                return self._play_of(seat, candidate)  # going out
+        if can_pass and state.lead_seat in self.allies(state, seat):
+            return Pass(seat=seat)  # an ally's play stands
+        others = (len(h) for s, h in enumerate(state.hands) if s != seat and h)
+        danger = min(others, default=99) <= 2
+        ordinary = [p for p in plays if p[1].kind not in self.bomb_kinds]
+        bombs = [p for p in plays if p[1].kind in self.bomb_kinds]
+        if ordinary:
+            if danger:  # an opponent is about to go out: play as high as possible
+                return self._play_of(seat, max(ordinary, key=lambda p: (p[1].key, len(p[0]))))
+            # shed the lowest combination, the longer the better
+            return self._play_of(seat, min(ordinary, key=lambda p: (p[1].key, -len(p[0]), p[0])))
+        if bombs and (danger or not can_pass):
+            return self._play_of(seat, min(bombs, key=lambda p: p[1].key))
+        return Pass(seat=seat) if can_pass else moves[0]
+
+    def _play_of(self, seat: int, candidate: Candidate) -> Play:
+        cards, combo = candidate
+        return Play(seat=seat, cards=cards, reading=combo.reading if self.readings_matter else None)
+
+    def _on_trick_won(self, state: C, event: TrickWon) -> Changes:
+        return self.trick_won(state, event)
+
     # --- queries ----------------------------------------------------------------------------------
 
     def legal_moves(self, state: C, seat: int) -> list[Command]:
         if state.phase != "play" or seat != state.turn:
             return []
         plays = self.candidates(state, seat)
-        moves: list[Command] = [Play(seat=seat, cards=cards) for cards, _ in plays]
+        moves: list[Command] = [self._play_of(seat, candidate) for candidate in plays]
         if state.lead is not None:
             try:
                 self.check_pass(state, seat, lambda: plays)
@@ -283,6 +443,7 @@ class ClimbingGame(TableGame[C]):
                 "kind": lead.kind,
                 "key": lead.key,
                 "size": lead.size,
+                "stands_for": card_codes(lead.stands_for),
                 "cards": card_codes(state.actions[state.lead_seat or 0] or ()),
             },
             "actions": [None if a is None else card_codes(a) for a in state.actions],

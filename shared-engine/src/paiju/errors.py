@@ -2,14 +2,17 @@
 offending cards: a player reads the message, a program reads the code.
 
 The catalogue is data: ``MESSAGES`` maps each code to its two message templates, so the browser,
-the gateway and the tests all speak the same words.
+the gateway and the tests all speak the same words. The core's codes (the table's flow, the deal,
+the plays every climbing game checks, the audit) are here; each game declares its own in its words
+(``paiju.words``) and registers them with ``register_messages`` when its module is imported.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-MESSAGES: dict[str, tuple[str, str]] = {
+CORE_MESSAGES: dict[str, tuple[str, str]] = {
     # table flow
     "wrong_phase": ("现在不能这样做（{phase}）", "That is not possible now ({phase})"),
     "not_your_turn": ("还没轮到你出牌", "It is not your turn"),
@@ -26,25 +29,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_in_hand": ("你手里没有这些牌：{play}", "These cards are not in your hand: {play}"),
     "empty_play": ("请选择要出的牌", "Choose the cards to play"),
     "invalid_combination": ("这不是合法的牌型：{play}", "Not a valid combination: {play}"),
-    "trio_single_not_last": (
-        "三带一只能在最后一手牌时出",
-        "三带一 (a triple with one card) may only be your last hand",
-    ),
     "does_not_beat": ("{play} 管不上 {lead}", "{play} does not beat {lead}"),
     "cannot_pass_lead": ("首家出牌不能不要", "You lead: you cannot pass"),
-    "must_beat": ("必管：你能管上，必须出牌", "必管: you can beat this play, so you must"),
-    "must_play_highest": (
-        "顶大：下家只剩一张牌，单张必须出你最大的牌",
-        "顶大: your next player has one card left, a single must be your highest card",
-    ),
     "must_include_card": ("第一手牌必须包含 {card}", "The first play must include {card}"),
-    # bidding and calling
-    "bid_not_allowed": ("现在不能叫「{bid_zh}」", "You cannot bid {bid_en} now"),
-    "call_own_card": (
-        "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
-        "You must call a card you do not hold: {card} is in your hand",
+    "ambiguous_reading": (
+        "这些牌有几种读法，请选择一种",
+        "These cards can be read several ways: choose one",
     ),
-    "card_not_in_pack": ("这副牌里没有 {card}", "There is no {card} in this pack"),
+    "reading_not_possible": (
+        "{play} 不能当作这种牌型出",
+        "{play} cannot be played as that combination",
+    ),
     # audit of an exported log
     "log_header": (
         "日志首行不是有效的牌局头：{detail}",
@@ -56,6 +51,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The event does not follow from the rules: expected {expected}",
     ),
 }
+
+# every code a RuleError may carry: the core's, and each imported game's
+MESSAGES: dict[str, tuple[str, str]] = dict(CORE_MESSAGES)
+
+
+def register_messages(messages: Mapping[str, tuple[str, str]]) -> None:
+    """Add error codes and their (zh, en) templates to ``MESSAGES`` (a game's, from its words).
+    Registering a code again with the same words changes nothing.
+
+    Raises:
+        ValueError: a code is already registered with other words (two games may not give one
+            code two meanings).
+    """
+    for code, (zh, en) in messages.items():
+        known = MESSAGES.get(code)
+        if known is not None and tuple(known) != (zh, en):
+            raise ValueError(f"error code {code!r} is already registered as {known!r}")
+    for code, (zh, en) in messages.items():
+        MESSAGES[code] = (zh, en)
 
 
 class PaijuError(ValueError):

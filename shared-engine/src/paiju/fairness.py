@@ -13,8 +13,12 @@ Protocol (docs/log-format.md has the auditor's view):
 5. Fisher-Yates over the sorted pack (cards sorted by their int, see cards.py): for ``i`` from
    ``n-1`` down to ``1``, draw ``x`` from the stream until ``x < 2**64 - 2**64 % (i+1)`` (rejection,
    so no bias), then swap positions ``i`` and ``x % (i+1)``.
-6. Seat ``s`` receives positions ``s*h .. s*h+h-1`` of the shuffled pack (``h`` the hand size);
-   whatever follows is the rest (an unused pile, a kitty).
+6. The hand-out (``scheme``). ``round``, as the games are dealt: card by card round the table, the
+   card at position ``i`` (``i < n*h``, ``n`` seats, ``h`` the hand size) goes to seat
+   ``(first + i) % n``, ``first`` being the seat that draws first; each hand is kept in the order
+   it was received, and the cards from position ``n*h`` on are the rest (a kitty), in pack order.
+   ``blocks`` (schema-1 logs): seat ``s`` receives positions ``s*h .. s*h+h-1``, each hand and the
+   rest sorted.
 
 When the hand ends the server reveals its seed and anyone checks both the commitment and the hands.
 """
@@ -69,10 +73,25 @@ def deal(
     hand_size: int,
     server_seed: str,
     player_seeds: Sequence[str | None],
+    scheme: str = "round",
+    first: int = 0,
 ) -> tuple[tuple[Hand, ...], Hand]:
-    """The hands (each sorted) and the rest, dealt from the shuffled pack."""
+    """The hands and the rest, dealt from the shuffled pack by ``scheme`` (step 6): ``round``
+    gives each hand in the order its cards were drawn, ``blocks`` sorted hands.
+
+    Raises:
+        ValueError: an unknown scheme.
+    """
     shuffled = shuffle(pack, server_seed, player_seeds)
-    hands = tuple(
-        tuple(sorted(shuffled[s * hand_size : (s + 1) * hand_size])) for s in range(players)
-    )
-    return hands, tuple(sorted(shuffled[players * hand_size :]))
+    dealt = players * hand_size
+    if scheme == "round":
+        hands = tuple(
+            shuffled[(seat - first) % players : dealt : players] for seat in range(players)
+        )
+        return hands, shuffled[dealt:]
+    if scheme == "blocks":
+        blocks = tuple(
+            tuple(sorted(shuffled[s * hand_size : (s + 1) * hand_size])) for s in range(players)
+        )
+        return blocks, tuple(sorted(shuffled[dealt:]))
+    raise ValueError(f"unknown deal scheme {scheme!r}")

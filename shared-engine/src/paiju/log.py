@@ -13,6 +13,7 @@ from typing import Any
 from paiju import fairness
 from paiju.errors import PaijuError, RuleError
 from paiju.protocol import (
+    DEAL_SCHEMES,
     SCHEMA_VERSION,
     Command,
     Deal,
@@ -21,6 +22,7 @@ from paiju.protocol import (
     Event,
     SeedAdded,
     SeedRevealed,
+    TrickWon,
     decode,
     encode,
 )
@@ -56,13 +58,25 @@ def read_header(line: str) -> Config[Any]:
     Raises:
         RuleError: ``log_header``.
     """
+    return read_log_header(line)[0]
+
+
+def read_log_header(line: str) -> tuple[Config[Any], int]:
+    """The config of a log and its schema version (1 … ``SCHEMA_VERSION``) from its header line.
+    A config of an older log lacks options added since: they take their defaults, which are the
+    rules such a log was played under.
+
+    Raises:
+        RuleError: ``log_header``.
+    """
     from paiju.api import config_from_dict
 
     try:
         data = json.loads(line)
-        if data.get("type") != HEADER_TYPE or data.get("v") != SCHEMA_VERSION:
-            raise ValueError(f"expected type {HEADER_TYPE!r} version {SCHEMA_VERSION}")
-        return config_from_dict(data["config"])
+        version = data.get("v")
+        if data.get("type") != HEADER_TYPE or version not in range(1, SCHEMA_VERSION + 1):
+            raise ValueError(f"expected type {HEADER_TYPE!r} version 1 to {SCHEMA_VERSION}")
+        return config_from_dict(data["config"]), version
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RuleError("log_header", detail=str(exc)[:200]) from None
 
@@ -92,28 +106,29 @@ class DealCheck:
 
 
 def verify_deal(config: Config[Any], events: Iterable[Event]) -> list[DealCheck]:
-    """For each hand dealt: does the revealed seed match the commitment, and do the dealt hands
-    follow from it and the players' seeds? A hand whose seed is not revealed yet is "unrevealed"."""
+    """For each hand dealt: does the revealed seed match the commitment, and does the deal follow
+    from it and the players' seeds — every seat's cards in the order drawn, the rest in pack order
+    (``fairness.deal`` by the event's scheme, from the seat the game lets draw first)? A hand whose
+    seed is not revealed yet is "unrevealed"."""
     game = get_game(config.game)
+    events = list(events)
     committed: dict[int, str] = {}
     seeds: dict[int, list[str | None]] = {}
-    dealt: dict[int, Dealt] = {}
-    revealed: dict[int, str] = {}
-    hand_no = 0
+    revealed = {e.hand_no: e.seed for e in events if isinstance(e, SeedRevealed)}
+    dealt: list[tuple[Dealt, int]] = []  # each deal with the seat that drew first
+    state = game.initial_state(config)
     for event in events:
         if isinstance(event, DealCommitted):
-            hand_no = event.hand_no
-            committed[hand_no] = event.commitment
-            seeds[hand_no] = [None] * config.players
-        elif isinstance(event, SeedAdded) and hand_no in seeds:
-            seeds[hand_no][event.seat] = event.seed
+            committed[event.hand_no] = event.commitment
+            seeds[event.hand_no] = [None] * config.players
+        elif isinstance(event, SeedAdded) and state.hand_no in seeds:
+            seeds[state.hand_no][event.seat] = event.seed
         elif isinstance(event, Dealt):
-            dealt[event.hand_no] = event
-        elif isinstance(event, SeedRevealed):
-            revealed[event.hand_no] = event.seed
+            dealt.append((event, game.first_to_draw(state)))
+        state = game.evolve(state, event)
     checks = []
-    for no, event in sorted(dealt.items()):
-        seed = revealed.get(no)
+    for event, first in dealt:
+        no, seed = event.hand_no, revealed.get(event.hand_no)
         if no not in committed:
             status = "no commitment before the deal"
         elif seed is None:
@@ -122,7 +137,13 @@ def verify_deal(config: Config[Any], events: Iterable[Event]) -> list[DealCheck]
             status = "the revealed seed does not match the commitment"
         else:
             hands, rest = fairness.deal(
-                game.pack(config), config.players, game.hand_size(config), seed, seeds[no]
+                game.pack(config),
+                config.players,
+                game.hand_size(config),
+                seed,
+                seeds[no],
+                event.scheme if event.scheme in DEAL_SCHEMES else "round",
+                first,
             )
             status = (
                 "verified"
@@ -142,6 +163,7 @@ class Audit:
 
     config: Config[Any] | None
     state: TableState | None
+    schema: int = SCHEMA_VERSION
     events: list[Event] = field(default_factory=list)
     deals: list[DealCheck] = field(default_factory=list)
     bad_index: int | None = (
@@ -166,7 +188,7 @@ def _same_deal_shape(game: Any, state: TableState, event: Dealt) -> bool:
         sizes_ok
         and event.hand_no == state.hand_no
         and sorted(dealt) == list(pack)
-        and event.leader == game.first_turn(state, event.hands)
+        and event.leader == game.first_turn(state, tuple(tuple(sorted(h)) for h in event.hands))
     )
 
 
@@ -175,12 +197,12 @@ def audit(lines: Iterable[str]) -> Audit:
     the command it records. Stops at the first bad event (unreadable, illegal or not following)."""
     it = iter(line for line in lines if line.strip())
     try:
-        config = read_header(next(it))
+        config, schema = read_log_header(next(it))
     except StopIteration:
         return Audit(None, None, error=RuleError("log_header", detail="empty log"))
     except RuleError as err:
         return Audit(None, None, error=err)
-    report = Audit(config, None)
+    report = Audit(config, None, schema)
     unreadable: RuleError | None = None
     for line in it:
         try:
@@ -188,7 +210,7 @@ def audit(lines: Iterable[str]) -> Audit:
         except RuleError as err:
             unreadable = err
             break
-    report.state, report.bad_index, report.error = _replay(config, report.events)
+    report.state, report.bad_index, report.error = _replay(config, report.events, schema)
     if report.error is None and unreadable is not None:
         report.bad_index, report.error = len(report.events), unreadable
     good = report.events if report.bad_index is None else report.events[: report.bad_index]
@@ -196,8 +218,13 @@ def audit(lines: Iterable[str]) -> Audit:
     return report
 
 
+# Event types a log of an older schema did not record although the rules produced them: the audit
+# of such a log takes them as implied (schema 1 had no ``trick_won``).
+IMPLIED_BEFORE: dict[type[Event], int] = {TrickWon: 2}
+
+
 def _replay(
-    config: Config[Any], events: list[Event]
+    config: Config[Any], events: list[Event], schema: int = SCHEMA_VERSION
 ) -> tuple[TableState, int | None, RuleError | None]:
     game = get_game(config.game)
     seeds = {e.hand_no: e.seed for e in events if isinstance(e, SeedRevealed)}
@@ -206,24 +233,29 @@ def _replay(
     while i < len(events):
         event = events[i]
         try:
-            produced = _produce(game, state, event, seeds)
+            produced = _produce(game, state, event, seeds, schema)
         except PaijuError as err:
             return (
                 state,
                 i,
                 err if isinstance(err, RuleError) else RuleError("log_corrupt", detail=str(err)),
             )
-        for offset, expected in enumerate(produced):
-            if i + offset >= len(events) or events[i + offset] != expected:
+        for expected in produced:
+            if i < len(events) and events[i] == expected:
+                i += 1
+            elif schema >= IMPLIED_BEFORE.get(type(expected), 1):
                 detail = json.dumps(encode(expected), ensure_ascii=False)[:300]
-                return state, i + offset, RuleError("unexpected_event", expected=detail)
+                return state, i, RuleError("unexpected_event", expected=detail)
             state = game.evolve(state, expected)
-        i += len(produced)
     return state, None, None
 
 
-def _produce(game: Any, state: TableState, event: Event, seeds: dict[int, str]) -> list[Event]:
+def _produce(
+    game: Any, state: TableState, event: Event, seeds: dict[int, str], schema: int
+) -> list[Event]:
     """The events the rules produce from the command that ``event`` records."""
+    if isinstance(event, Dealt) and schema >= 2 and event.scheme != "round":
+        raise RuleError("deal_mismatch")  # the hand-out is not the server's to choose
     if isinstance(event, Dealt) and (
         event.hand_no not in seeds
         or fairness.commitment_of(seeds[event.hand_no]) != state.commitment
@@ -235,7 +267,8 @@ def _produce(game: Any, state: TableState, event: Event, seeds: dict[int, str]) 
         return [event, *game.deal_consequences(game.evolve(state, event))]
     command: Command | None
     if isinstance(event, Dealt):
-        command = Deal(seed=seeds[event.hand_no]) if event.hand_no in seeds else None
+        seed = seeds.get(event.hand_no)
+        command = None if seed is None else Deal(seed=seed, scheme=event.scheme)
     else:
         command = event.as_command()
     if command is None:

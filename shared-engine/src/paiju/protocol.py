@@ -8,8 +8,10 @@ nested dataclass as an object. Games add their own commands and events by subcla
 ``register``-ing them; an event names the command that causes it (``as_command``), which is how
 the audit replays a log.
 
->>> encode(Played(seat=1, cards=(0, 1), kind="pair", key=0))
-{'type': 'played', 'v': 1, 'seat': 1, 'cards': ['3S', '3H'], 'kind': 'pair', 'key': 0}
+>>> encode(Played(seat=1, cards=(0, 1), kind="pair", key=0, stands_for=()))
+{'type': 'played', 'v': 2, 'seat': 1, 'cards': ['3S', '3H'], 'kind': 'pair', 'key': 0, 'stands_for': []}
+>>> decode({"type": "played", "v": 1, "seat": 1, "cards": ["3S", "3H"], "kind": "pair", "key": 0})
+Played(seat=1, cards=(0, 1), kind='pair', key=0, stands_for=())
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from paiju.cards import CARD_CODE, Card, Hand, card_codes, format_card, parse_card, parse_cards
+from paiju.cards import CARD_CODE, Card, Hand, card_codes, format_card, parse_card
 from paiju.errors import NotationError, RuleError
 
 # The version of the log format as a whole (a log header's ``v``); each event type has its own.
-SCHEMA_VERSION = 1
+# 2: deals as drawn (card by card round the table), readings on plays, tricks won, hand results.
+SCHEMA_VERSION = 2
+# How a deal hands out the shuffled pack (docs/log-format.md): ``round`` card by card round the
+# table, as the games are dealt; ``blocks`` (logs of schema 1) each seat a block of the pack.
+DEAL_SCHEMES = ("round", "blocks")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +75,12 @@ class AddSeed(Command):
 
 @dataclass(frozen=True, slots=True)
 class Deal(Command):
+    """Deal the hand from the server seed (its commitment was published). ``scheme`` is how the
+    shuffled pack is handed out; only the audit of a schema-1 log asks for ``blocks``."""
+
     TYPE: ClassVar[str] = "deal"
     seed: str
+    scheme: str = "round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +93,23 @@ class RevealSeed(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """Which combination a selection is meant as (its kind) and what each wildcard in it stands
+    for, in the order the wildcards appear in the sorted selection (empty without wildcards)."""
+
+    kind: str
+    stands_for: Hand = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Play(Command):
+    """Play cards; ``reading`` names the combination meant where the cards can be read several
+    ways (a game refuses such a selection without one: ``ambiguous_reading``)."""
+
     TYPE: ClassVar[str] = "play"
     seat: int
     cards: Hand
+    reading: Reading | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,23 +165,49 @@ class SeedAdded(Event):
 
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
+    """The hand as dealt. ``hands``: each seat's cards in the order it received them; ``rest``:
+    the undealt cards (a kitty) in pack order; ``face_up``: cards turned face up in the deal (a
+    game's choice, e.g. to decide a dealer); ``scheme``: how the pack was handed out
+    (``DEAL_SCHEMES``; schema-1 logs, upcast, are ``blocks`` with sorted hands)."""
+
+    VERSION: ClassVar[int] = 2
     TYPE: ClassVar[str] = "dealt"
     hand_no: int
     hands: tuple[Hand, ...]
     rest: Hand
+    face_up: Hand
     leader: int
+    scheme: str
 
 
 @dataclass(frozen=True, slots=True)
 class Played(Event):
+    """A play as the rules read it: its combination ``kind`` and comparison ``key``, and what each
+    wildcard ``stands_for`` — together, the reading."""
+
+    VERSION: ClassVar[int] = 2
     TYPE: ClassVar[str] = "played"
     seat: int
     cards: Hand
     kind: str
     key: int
+    stands_for: Hand
 
     def as_command(self) -> Command:
-        return Play(seat=self.seat, cards=self.cards)
+        reading = Reading(kind=self.kind, stands_for=self.stands_for)
+        return Play(seat=self.seat, cards=self.cards, reading=reading)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """Everybody else passed: ``seat`` wins the trick with its top play (``kind``, ``key``);
+    ``cards`` are every card played in the trick, in order (what a capturing game captures)."""
+
+    TYPE: ClassVar[str] = "trick_won"
+    seat: int
+    cards: Hand
+    kind: str
+    key: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +251,16 @@ class ScoreLine:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One line of a hand's result that is not a payment: ``seat`` gets ``value`` of ``reason``
+    (levels gained, cards of tribute owed, a multiplier), as the game defines it."""
+
+    reason: str
+    seat: int
+    value: int
+
+
 def net_scores(lines: Sequence[ScoreLine], players: int) -> tuple[int, ...]:
     """Each seat's net score from the lines of a score sheet."""
     scores = [0] * players
@@ -213,13 +272,16 @@ def net_scores(lines: Sequence[ScoreLine], players: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
-    """The hand is over: finishing order, the score sheet's lines and each seat's net score."""
+    """The hand is over: finishing order, the score sheet's payment lines, each seat's net score,
+    and the result lines that are not payments (``results``: levels, tribute, 番)."""
 
+    VERSION: ClassVar[int] = 2
     TYPE: ClassVar[str] = "hand_ended"
     hand_no: int
     order: tuple[int, ...]
     lines: tuple[ScoreLine, ...]
     scores: tuple[int, ...]
+    results: tuple[ResultLine, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +344,7 @@ for _cls in (
     Dealt,
     Played,
     Passed,
+    TrickWon,
     BidMade,
     CardCalled,
     HandEnded,
@@ -289,6 +352,11 @@ for _cls in (
     MatchEnded,
 ):
     register(_cls)
+
+# Schema 1 → 2: a dealt hand records how it was dealt, a play its reading, a hand its results.
+register_upcaster("dealt", 1, lambda data: data | {"face_up": [], "scheme": "blocks"})
+register_upcaster("played", 1, lambda data: data | {"stands_for": []})
+register_upcaster("hand_ended", 1, lambda data: data | {"results": []})
 
 
 # A field's codec is a pair of functions made once per type from its annotation.
@@ -317,9 +385,10 @@ def _decode_card(value: Any) -> Card:
 
 
 def _decode_cards(value: Any) -> Hand:
+    """Card codes in the order written (a dealt hand keeps the order it was drawn in)."""
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise TypeError("expected a list of card codes")
-    return parse_cards(value)
+    return tuple(map(parse_card, value))
 
 
 def _codec(hint: Any) -> tuple[Encoder, Decoder]:
@@ -402,6 +471,11 @@ def encode(message: Message) -> dict[str, Any]:
     for name, enc, _, _ in _fields(type(message)):
         out[name] = enc(getattr(message, name))
     return out
+
+
+def encode_value(value: Any) -> dict[str, Any]:
+    """The JSON form of a value dataclass carried by messages (a ``Reading``, a ``ScoreLine``)."""
+    return _encode_fields(value)
 
 
 def upcast(data: dict[str, Any], cls: type[Event]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The games Paiju knows, by id."""
+"""The games Paiju knows, by id: one line per game. ``register`` adds a game from outside the
+package (a test's own game), ``unregister`` takes it away again."""
 
 from __future__ import annotations
 
@@ -13,6 +14,25 @@ GAMES: dict[str, TableGame[Any]] = {
     tiaoshu.GAME.info.id: tiaoshu.GAME,
     banzipao.GAME.info.id: banzipao.GAME,
 }
+
+
+def register(game: TableGame[Any]) -> TableGame[Any]:
+    """Make ``game`` known by its id (its module has registered its own commands, events and
+    error messages on import).
+
+    Raises:
+        ValueError: another game has this id.
+    """
+    known = GAMES.get(game.info.id)
+    if known is not None and known is not game:
+        raise ValueError(f"a game {game.info.id!r} is already registered")
+    GAMES[game.info.id] = game
+    return game
+
+
+def unregister(game_id: str) -> None:
+    """Forget a game registered with ``register``."""
+    GAMES.pop(game_id, None)
 
 
 def get_game(game_id: str) -> TableGame[Any]:

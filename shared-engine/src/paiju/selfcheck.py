@@ -5,16 +5,19 @@ another seat's hand while the hand is played, and replaying the events rebuilds 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
 from typing import Any
 
-from paiju.cards import card_codes
+from paiju.cards import build_deck, card_codes
 from paiju.protocol import Command, decode, encode
 from paiju.registry import get_game
 from paiju.simulate import log_digest, play_game
 from paiju.table import TableState
+
+CARD_CODES = frozenset(card_codes(build_deck(jokers=True)))
 
 
 class InvariantBroken(AssertionError):
@@ -44,29 +47,63 @@ def check_cards_conserved(state: TableState) -> None:
         raise InvariantBroken(f"cards not conserved at version {state.version}")
 
 
+def codes_in(value: Any) -> Counter[str]:
+    """How many times each card code occurs as a string anywhere in a JSON value."""
+    found: Counter[str] = Counter()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in CARD_CODES:
+                found[item] += 1
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
+
+
+def without_hidden_hands(state: TableState, seat: int | None) -> TableState:
+    """The state with every hand but ``seat``'s emptied: nothing in it is hidden from ``seat``."""
+    hands = tuple(hand if other == seat else () for other, hand in enumerate(state.hands))
+    return dataclasses.replace(state, hands=hands)
+
+
 def check_views_hide_hands(state: TableState) -> None:
     """While a hand is played, no seat (nor a spectator) sees a card of another seat's hand.
-    With several decks a code may be both held and already played (public), so codes a viewer
-    holds itself or that lie among the played cards do not count, nor does a card named in public
-    while its holder stays secret (a called card). And no view tells a state from one that differs
-    only in a secret (who holds the called card)."""
+
+    Counted by copies, so that with several decks a second copy of a code is caught too: the card
+    codes in a viewer's view (a multiset: every place a code occurs counts) may not exceed those in
+    its view of the same state with every other seat's hand emptied. That view holds exactly what
+    the viewer may see (its own hand, the played cards, a card named in public while its holder
+    stays secret, such as a called card), each as many times as the view shows it (the last play
+    is both in ``actions`` and ``lead.cards``), and nothing hidden, as no hidden card is left to
+    show. A copy beyond it is a card of another seat's hand, whatever the place that shows it.
+    Only whole strings that are card codes are counted.
+
+    And no view tells a state from one that differs only in a secret (who holds the called card).
+    """
     game = get_game(state.config.game)
     if state.phase not in game.seat_phases:
         return
-    played = set(card_codes(getattr(state, "discards", ()))) | set(
-        card_codes(game.named_cards(state))
-    )
     views = {seat: game.view(state, seat) for seat in [None, *range(state.config.players)]}
     for seat, view in views.items():
-        seen = strings_in(view)
-        own = set(card_codes(state.hands[seat])) if seat is not None else set()
-        for other, hand in enumerate(state.hands):
-            if other != seat:
-                leaked = (seen & set(card_codes(hand))) - own - played
-                if leaked:
-                    raise InvariantBroken(f"seat {seat} sees {sorted(leaked)} of seat {other}")
         if json.loads(json.dumps(view)) != view:
             raise InvariantBroken("a view is not plain JSON")
+        seen = codes_in(view)
+        others = {c for o, hand in enumerate(state.hands) if o != seat for c in card_codes(hand)}
+        if others.isdisjoint(seen):
+            continue  # no code held by another seat shows at all (the usual case with one deck)
+        leaked = seen - codes_in(game.view(without_hidden_hands(state, seat), seat))
+        if leaked:
+            holders = {
+                code: [o for o, h in enumerate(state.hands) if o != seat and code in card_codes(h)]
+                for code in sorted(leaked)
+            }
+            raise InvariantBroken(
+                f"seat {seat} sees {sorted(leaked.elements())} beyond its own hand and the public"
+                f" cards at version {state.version} (held by seats {holders})"
+            )
     for twin, watchers in game.indistinguishable(state):
         for seat in watchers:
             if game.view(twin, seat) != views[seat]:

@@ -23,7 +23,9 @@ from paiju import fairness
 from paiju.cards import Card, Hand, card_codes
 from paiju.errors import RuleError
 from paiju.protocol import (
+    DEAL_SCHEMES,
     AddSeed,
+    Bid,
     Command,
     CommitDeal,
     Deal,
@@ -37,8 +39,11 @@ from paiju.protocol import (
     SeedRevealed,
     encode,
 )
+from paiju.sides import Sides
+from paiju.words import Words
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+STRONG_RANKS = frozenset({11, 12})  # A and 2 in the notation's ranks: a bot bids with four
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +149,7 @@ class TableGame(Generic[S]):
     # the lobby's names of the options a table may choose (``option_catalogue``); each game module
     # keeps its own next to its options dataclass, an option without one is shown by its field name
     option_labels: ClassVar[Mapping[str, OptionLabel]] = {}
+    words: ClassVar[Words] = Words()  # the names of the game's codes and view keys (paiju.words)
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {}
@@ -200,8 +206,18 @@ class TableGame(Generic[S]):
         raise NotImplementedError
 
     def first_turn(self, state: S, hands: tuple[Hand, ...]) -> int:
-        """Who acts first in a hand that has just been dealt."""
+        """Who acts first in a hand that has just been dealt (``hands`` sorted)."""
         raise NotImplementedError
+
+    def first_to_draw(self, state: S) -> int:
+        """The seat that receives the first card of the deal (the dealer's next player, where a
+        game knows its dealer before the deal). Default: seat 0."""
+        return 0
+
+    def face_up(self, state: S, drawn: tuple[Hand, ...], rest: Hand) -> Hand:
+        """Cards turned face up in the deal, from the hands as drawn and the rest in pack order
+        (打拱 turns a card to choose the first dealer). Default: none."""
+        return ()
 
     def start_hand(self, state: S) -> Changes:
         """Changes to a state when a hand is dealt: a game resets its own fields here."""
@@ -227,6 +243,12 @@ class TableGame(Generic[S]):
         the hand before anyone speaks)."""
         return []
 
+    def hand_sides(self, state: S) -> Sides | None:
+        """Who plays with whom in the hand now (``paiju.sides``), from the state's own facts (the
+        rules, an auction); None while each plays for himself or nothing is decided yet. The
+        core feeds it to the bots' allies, the named cards, the secrecy check and scoring."""
+        return None
+
     def named_cards(self, state: S) -> Hand:
         """Cards named in public while their holder stays secret (a called card): a view may show
         such a code without showing a hand."""
@@ -241,6 +263,27 @@ class TableGame(Generic[S]):
         """States that differ from ``state`` only in a secret, each with the seats (None: a
         spectator) whose views must not tell the two apart. ``selfcheck`` compares the views."""
         return []
+
+    def public_state(self, config: Config[Any], view: Mapping[str, Any]) -> Changes:
+        """The fields of this game's core that a seat's view shows, rebuilt from the view of a
+        dealt hand (``client.state_from_view``; each core knows its own). Default: none."""
+        return {}
+
+    def single_strength(self, config: Config[Any], card: Card) -> int:
+        """How strong ``card`` is alone, to order a hand for display (default: its rank)."""
+        return (card >> 2) * 4
+
+    def bot_choice(self, state: S, seat: int, moves: list[Command]) -> Command:
+        """A bot's move among ``moves`` (the seat's legal moves, never empty). Outside the play
+        of cards (an auction, a call) games list the cautious word first and the strongest call
+        first: the bot takes the first, except that with four or more aces and twos it bids (包,
+        反包: the first bid that is not a pass). Each core chooses its plays (climbing: ``bot_play``)."""
+        strong = sum(1 for c in state.hands[seat] if c >> 2 in STRONG_RANKS) if state.hands else 0
+        if strong >= 4:
+            for move in moves:
+                if isinstance(move, Bid) and move.bid != "pass":
+                    return move
+        return moves[0]
 
     # --- the decider ---------------------------------------------------------------------------
 
@@ -357,16 +400,27 @@ class TableGame(Generic[S]):
         self._require(state, "seeding")
         if fairness.commitment_of(command.seed) != state.commitment:
             raise RuleError("seed_mismatch")
+        if command.scheme not in DEAL_SCHEMES:
+            raise RuleError("bad_command", detail=f"unknown deal scheme {command.scheme[:20]!r}")
         config = state.config
-        hands, rest = fairness.deal(
+        drawn, rest = fairness.deal(
             self.pack(config),
             config.players,
             self.hand_size(config),
             command.seed,
             state.player_seeds,
+            command.scheme,
+            self.first_to_draw(state),
         )
-        leader = self.first_turn(state, hands)
-        dealt = Dealt(hand_no=state.hand_no, hands=hands, rest=rest, leader=leader)
+        hands = tuple(tuple(sorted(hand)) for hand in drawn)
+        dealt = Dealt(
+            hand_no=state.hand_no,
+            hands=drawn,
+            rest=rest,
+            face_up=self.face_up(state, drawn, rest),
+            leader=self.first_turn(state, hands),
+            scheme=command.scheme,
+        )
         return [dealt, *self.deal_consequences(self.evolve(state, dealt))]
 
     def _decide_reveal(self, state: S, command: RevealSeed) -> list[Event]:
@@ -394,7 +448,7 @@ class TableGame(Generic[S]):
     def _on_dealt(self, state: S, event: Dealt) -> dict[str, Any]:
         changes = {
             "phase": "play",
-            "hands": event.hands,
+            "hands": tuple(tuple(sorted(hand)) for hand in event.hands),
             "rest": event.rest,
             "turn": event.leader,
             "leader": event.leader,

@@ -40,8 +40,10 @@ from paiju.protocol import (
     Event,
     HandEnded,
     ScoreLine,
+    TrickWon,
     net_scores,
 )
+from paiju.sides import Sides, mark_holders, teams
 from paiju.table import (
     MATCH_HANDS,
     Changes,
@@ -228,6 +230,104 @@ OPTION_LABELS: dict[str, OptionLabel] = {
 }
 
 
+# --- the words of 板子炮 (paiju.words): its plays, the auction and the call, its score lines and
+# what its view shows, beside the shared ones; imported here so that the block stands on its own
+from paiju.errors import register_messages  # noqa: E402
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Holder, Said, Words, merged  # noqa: E402
+
+WORDS = merged(
+    CORE_WORDS,
+    CLIMBING_WORDS,
+    Words(
+        phases={
+            "bid": ("叫牌/包牌阶段", "bidding"),
+            "call": ("庄家叫牌", "the dealer calls a card"),
+        },
+        kinds={
+            "bomb": ("炸弹", "bomb"),
+            "banzipao": ("板子炮", "run of pairs (板子炮)"),
+            "dou": ("豆", "four of a kind (豆)"),
+            "guntong": ("滚筒", "run of triples (滚筒)"),
+        },
+        reasons={
+            "bao_win": ("包牌成功", "包 won"),
+            "bao_lose": ("包牌失败", "包 lost"),
+            "fanbao_win": ("反包成功", "反包 won"),
+            "fanbao_fail": ("反包失败", "反包 lost"),
+            "shuangfei": ("双飞", "both out first (双飞)"),
+            "more_cards": ("得牌多", "more cards won"),
+            "dou": ("豆附加分", "bonus: four of a kind (豆)"),
+            "dou_twos": ("2222附加分", "bonus: four twos"),
+            "guntong": ("滚筒附加分", "bonus: run of triples (滚筒)"),
+            "gunlong": ("天牌滚龙", "dealt a 滚龙"),
+            "shisanlan": ("天牌十三烂", "dealt a 十三烂"),
+        },
+        errors={
+            "bid_not_allowed": ("现在不能叫「{bid_zh}」", "You cannot bid {bid_en} now"),
+            "call_own_card": (
+                "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
+                "You must call a card you do not hold: {card} is in your hand",
+            ),
+            "card_not_in_pack": ("这副牌里没有 {card}", "There is no {card} in this pack"),
+        },
+        events={
+            "dealt": ("发牌，{name} 先发言", "Dealt; {name} speaks first"),
+            "bid_made": ("{name} {bid}", "{name}: {bid}"),
+            "card_called": ("庄家 {name} 叫 {card}", "The dealer {name} calls {card}"),
+        },
+        commands={
+            "bid": {
+                "bao": Said(("包", "Bid alone (包)"), ("包", "Alone")),
+                "fanbao": Said(("反包", "Counter-bid (反包)"), ("反包", "Counter")),
+                "pass": Said(("不包", "No bid (不包)"), ("不包", "No bid")),
+            },
+            "call_card": {"": Said(("叫 {card}", "Call {card}"), ("叫 {card}", "Called {card}"))},
+        },
+        answers={
+            "bid": {"pass": Said(("不反包", "No counter (不反包)"), ("不反包", "No counter"))}
+        },
+        auctions={"bids": "bid"},
+        help={
+            "bid": (
+                "包：一人对三家，先出完者胜；有人包牌后，其下家可以反包（一对一，另两家旁观）。",
+                "包: you alone against the other three, the first out wins; after a 包 the next "
+                "player may answer 反包 (a duel; the other two sit out).",
+            ),
+            "call": (
+                "叫牌：选一张你没有的牌，拿到它的人就是你的朋友，两两对打；"
+                "这张牌打出之前，谁是朋友只有他自己知道。",
+                "Call a card you do not hold: its holder becomes your partner, two against two. "
+                "Until that card is played, only the partner knows.",
+            ),
+        },
+        turn_lines={
+            "bid": (
+                ("轮到你发言", "Your turn to speak"),
+                ("等待 {name} 发言", "Waiting for {name} to speak"),
+            ),
+            "call": (
+                ("轮到你叫牌", "Your turn to call a card"),
+                ("等待 {name} 叫牌", "Waiting for {name} to call a card"),
+            ),
+        },
+        roles={"dealer": ("庄", "Dealer"), "partner": ("朋友", "Partner")},
+        seat_figures={"captured": ("得牌", "cards won")},
+        facts={"trick_cards": ("本轮牌数", "cards this round")},
+        seat_facts={"partner": ("朋友", "partner")},
+        card_facts={"called_card": ("庄家叫 {card}", "The dealer called {card}")},
+        card_holders={
+            "called_card": Holder("partner", ("你是朋友（暗）", "You are the partner (secret)"))
+        },
+        lines={"bonus_lines": ("附加分", "bonuses")},
+        hidden={
+            "bao": "the seat that bid 包: its badge in the auction (bids) says so",
+            "fanbao": "the seat that answered 反包: its badge in the auction (bids) says so",
+        },
+    ),
+)
+register_messages(WORDS.errors)
+
+
 INFO = GameInfo(
     id="banzipao",
     name_zh="板子炮",
@@ -271,9 +371,7 @@ class BanzipaoState(ClimbState):
     bao: int | None = None  # the seat that bid 包
     fanbao: int | None = None  # the seat that answered with 反包
     called: Card | None = None  # the card the dealer called (public)
-    partner: int | None = None  # its holder: secret until the card is played
     captured: tuple[int, ...] = ()  # cards captured (得牌) by each seat
-    trick_start: int = 0  # where this round begins in ``discards``
     bonuses: tuple[ScoreLine, ...] = ()  # 附加分 earned so far this hand
 
 
@@ -288,22 +386,25 @@ def mode_of(state: BanzipaoState) -> Mode | None:
 
 
 def partner_of(state: BanzipaoState) -> int | None:
-    """The dealer's partner in a two-against-two hand (its holder, or who played the card)."""
-    if state.partner is not None or state.called is None:
-        return state.partner
-    return holder_of(state.hands, state.called)
+    """The dealer's partner in a two-against-two hand (the called card's holder, or who played
+    it); None in any other hand."""
+    sides = GAME.hand_sides(state)
+    if mode_of(state) != "call" or sides is None:
+        return None
+    holders = mark_holders(sides, state.hands, dict(state.marks_played))
+    return holders[0] if holders else None
 
 
 def sides_of(state: BanzipaoState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The two sides of the hand: the bidder's (or the dealer's) first."""
-    mode = mode_of(state)
-    everyone = tuple(range(state.config.players))
-    if mode == "fanbao":
-        return (state.bao,), (state.fanbao,)  # type: ignore[return-value]
-    if mode == "bao":
-        return (state.bao,), tuple(s for s in everyone if s != state.bao)  # type: ignore[return-value]
-    team = (state.dealer, partner_of(state))
-    return tuple(sorted(team)), tuple(s for s in everyone if s not in team)  # type: ignore[arg-type]
+    """The two sides of the hand: the bidder's (or the dealer's with his partner) first.
+
+    Raises:
+        ValueError: the auction has not decided the sides yet.
+    """
+    sides = GAME.hand_sides(state)
+    if sides is None:
+        raise ValueError("the sides are not decided yet")
+    return teams(sides, state.hands, dict(state.marks_played))
 
 
 def pay_each(reason: str, payers: Sequence[int], payee: int, amount: int) -> list[ScoreLine]:
@@ -323,6 +424,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     seat_phases = frozenset({"bid", "call", "play"})
     bomb_kinds = frozenset({"bomb", "banzipao", "dou", "guntong"})
     option_labels = OPTION_LABELS
+    words = WORDS
 
     def __init__(self) -> None:
         super().__init__()
@@ -354,9 +456,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
             "bao": None,
             "fanbao": None,
             "called": None,
-            "partner": None,
             "captured": (0,) * state.config.players,
-            "trick_start": 0,
             "bonuses": (),
         }
 
@@ -402,9 +502,13 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     def _on_bid(self, state: BanzipaoState, event: BidMade) -> dict[str, Any]:
         bids = (*state.bids, (event.seat, event.bid))
         n = state.config.players
-        if event.bid == "bao":
-            return {"bids": bids, "bao": event.seat, "turn": next_seat(event.seat, n)}
-        if event.bid == "fanbao":
+        if event.bid == "bao":  # one against three
+            return {
+                "bids": bids,
+                "bao": event.seat,
+                "turn": next_seat(event.seat, n),
+            }
+        if event.bid == "fanbao":  # a duel; the other two sit it out
             fighters = (state.bao, event.seat)
             return {
                 "bids": bids,
@@ -444,7 +548,6 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         """ "拿到此张牌的人，则成为庄家的朋友"; "如果庄家叫牌，则由庄家先出牌"."""
         return {
             "called": event.card,
-            "partner": holder_of(state.hands, event.card),
         } | self._play_from(event.seat)
 
     def legal_moves(self, state: BanzipaoState, seat: int) -> list[Command]:
@@ -475,22 +578,20 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     def generate_plays(self, state: BanzipaoState, seat: int) -> list[Candidate]:
         return generate(state.hands[seat], state.lead)
 
-    def trick_won(self, state: BanzipaoState, winner: int) -> Changes:
+    def trick_won(self, state: BanzipaoState, event: TrickWon) -> Changes:
         """ "大住牌而没其他人要时，则一轮出牌结束，此人抓得本轮出牌的所有牌"."""
-        return self._round_won(state)
+        return self._round_won(state, event.seat, len(event.cards), Combo(event.kind, event.key, 0))
 
-    def _round_won(self, state: BanzipaoState) -> dict[str, Any]:
-        """The round on the table goes to its top player: its cards, and a bonus for a 豆 or a
-        滚筒 on top ("如果玩家打出此大牌型并且大住牌…都会得到相应的附加分")."""
-        top = state.lead_seat
-        if top is None or state.lead is None:
-            return {}
+    def _round_won(
+        self, state: BanzipaoState, top: int, cards: int, combo: Combo
+    ) -> dict[str, Any]:
+        """The round goes to its top player: its cards, and a bonus for a 豆 or a 滚筒 on top
+        ("如果玩家打出此大牌型并且大住牌…都会得到相应的附加分")."""
         captured = list(state.captured)
-        captured[top] += len(state.discards) - state.trick_start
+        captured[top] += cards
         return {
             "captured": tuple(captured),
-            "trick_start": len(state.discards),
-            "bonuses": state.bonuses + tuple(self._bonus(state, top, state.lead)),
+            "bonuses": state.bonuses + tuple(self._bonus(state, top, combo)),
         }
 
     def _bonus(self, state: BanzipaoState, seat: int, combo: Combo) -> list[ScoreLine]:
@@ -502,16 +603,17 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         payers = [s for s in range(state.config.players) if s != seat and s not in out_of_it]
         return pay_each(reason, payers, seat, amount)
 
-    def allies(self, state: BanzipaoState, seat: int) -> frozenset[int]:
-        """One against three: the three know each other. Two against two: the partner knows the
-        dealer from his own hand; everyone else knows the sides once the called card is out."""
+    def hand_sides(self, state: BanzipaoState) -> Sides | None:
+        """包: one against three; 反包: a duel (the two others sit out); 叫牌: the dealer and the
+        holder of the called card, secret until it is played ("拿到此张牌的人，则成为庄家的朋友")."""
         mode = mode_of(state)
-        if mode == "fanbao" or (
-            mode == "call" and seat != state.partner and not self.partner_public(state)
-        ):
-            return frozenset()
-        side = next(side for side in sides_of(state) if seat in side)
-        return frozenset(side) - {seat}
+        if mode == "bao":
+            return Sides(first=(state.bao or 0,))
+        if mode == "fanbao":
+            return Sides(first=(state.bao or 0,), second=(state.fanbao or 0,))
+        if mode == "call" and state.called is not None:
+            return Sides(first=(state.dealer or 0,), marks=(state.called,), named=True)
+        return None
 
     def hand_over(self, state: BanzipaoState) -> bool:
         """包 and 反包: "只要有一人出完手中牌，则结束牌局". Two against two: once both of one side
@@ -525,7 +627,8 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         """The state with the round still on the table settled the table's way (``open_trick``)."""
         if state.config.options.open_trick != "top" or state.lead is None:
             return state
-        return copy_with(state, self._round_won(state))
+        on_table = len(state.discards) - state.trick_start
+        return copy_with(state, self._round_won(state, state.lead_seat or 0, on_table, state.lead))
 
     def score(self, state: BanzipaoState) -> HandEnded:
         state = self.final_round(state)
@@ -599,9 +702,6 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         called = state.called
         return called is not None and (called in state.discards or state.phase != "play")
 
-    def named_cards(self, state: BanzipaoState) -> Hand:
-        return () if state.called is None else (state.called,)
-
     def view_extra(self, state: BanzipaoState, seat: int | None) -> dict[str, Any]:
         out = super().view_extra(state, seat)
         out |= {
@@ -610,7 +710,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
             "bao": state.bao,
             "fanbao": state.fanbao,
             "called_card": None if state.called is None else format_card(state.called),
-            "partner": state.partner if self.partner_public(state) else None,
+            "partner": partner_of(state) if self.partner_public(state) else None,
             "captured": list(state.captured),
             "trick_cards": len(state.discards) - state.trick_start if state.lead else 0,
             "bonus_lines": [dataclasses.asdict(line) for line in state.bonuses],
@@ -628,33 +728,6 @@ class Banzipao(ClimbingGame[BanzipaoState]):
             "bonuses": tuple(ScoreLine(**line) for line in view.get("bonus_lines") or ()),
             "trick_start": played - int(view.get("trick_cards") or 0),
         }
-
-    def indistinguishable(
-        self, state: BanzipaoState
-    ) -> list[tuple[BanzipaoState, tuple[int | None, ...]]]:
-        """While the called card is unplayed, the partner is secret: moving the card to another
-        player (other than the dealer) must look the same to everyone but the two involved."""
-        called, partner = state.called, state.partner
-        if state.phase != "play" or called is None or partner is None or called in state.discards:
-            return []
-        out: list[tuple[BanzipaoState, tuple[int | None, ...]]] = []
-        for other in range(state.config.players):
-            if other in (partner, state.dealer) or not state.hands[other]:
-                continue
-            swap = state.hands[other][0]
-            hands = list(state.hands)
-            hands[partner] = tuple(sorted((*_without(hands[partner], called), swap)))
-            hands[other] = tuple(sorted((*_without(hands[other], swap), called)))
-            twin = copy_with(state, {"hands": tuple(hands), "partner": other})
-            watchers = tuple(s for s in range(state.config.players) if s not in (partner, other))
-            out.append((twin, (None, *watchers)))
-        return out
-
-
-def _without(hand: Hand, card: Card) -> Hand:
-    rest = list(hand)
-    rest.remove(card)
-    return tuple(rest)
 
 
 GAME = Banzipao()

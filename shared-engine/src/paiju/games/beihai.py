@@ -99,6 +99,26 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
 }
 
+# --- the words both Beihai games share (paiju.words): the five-card plays and the four, beside the
+# climbing core's; imported here so that the block stands on its own
+from paiju.errors import register_messages  # noqa: E402
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged  # noqa: E402
+
+WORDS = merged(
+    CORE_WORDS,
+    CLIMBING_WORDS,
+    Words(
+        kinds={
+            "quad": ("四条", "four of a kind"),
+            "flush": ("同花", "flush"),
+            "full_house": ("葫芦", "full house"),
+            "four_kind": ("铁枝", "four of a kind + 1"),
+            "straight_flush": ("同花顺", "straight flush"),
+        },
+    ),
+)
+register_messages(WORDS.errors)
+
 
 def combo_of(rules: BeihaiRules, cards: Hand) -> Combo | None:
     """What ``cards`` (sorted, distinct) are in these games, or None if they are no play.
@@ -257,6 +277,7 @@ class BeihaiGame(ClimbingGame[S]):
 
     options_type: ClassVar[type[BeihaiRules]] = BeihaiRules
     option_labels = OPTION_LABELS
+    words = WORDS
 
     def variant_options(self, variant: str) -> Any:
         return self.options_type()

@@ -12,7 +12,7 @@ Cards, combinations and play generation are shared with 条数 in ``beihai.py``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -20,8 +20,9 @@ from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
 from paiju.games.beihai import FOUR_D, SPADE_ACE, SPADE_THREE, BeihaiGame, BeihaiRules
 from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
-from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
-from paiju.table import MATCH_HANDS, Changes, GameInfo, OptionLabel, Variant, holder_of
+from paiju.protocol import HandEnded, ScoreLine, net_scores
+from paiju.sides import Sides
+from paiju.table import MATCH_HANDS, GameInfo, OptionLabel, Variant, holder_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,43 @@ OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
     ),
     "hands": MATCH_HANDS,
 }
+
+
+# --- the words of 大北 (paiju.words): its score lines and what its view shows, beside the Beihai
+# games' words; imported here so that the block stands on its own
+from paiju.errors import register_messages  # noqa: E402
+from paiju.games.beihai import WORDS as BEIHAI_WORDS  # noqa: E402
+from paiju.words import Words, merged  # noqa: E402
+
+WORDS = merged(
+    BEIHAI_WORDS,
+    Words(
+        reasons={
+            "full_win": ("全胜", "full win"),
+            "half_win": ("半胜", "half win"),
+            "solo_first": ("暗打头游", "solo, first"),
+            "solo_second": ("暗打二游", "solo, second"),
+            "solo_third": ("暗打三游", "solo, third"),
+            "solo_last": ("暗打末游", "solo, last"),
+        },
+        seat_facts={
+            "spade_three": ("♠3 打出者", "played ♠3"),
+            "spade_ace": ("♠A 打出者", "played ♠A"),
+        },
+        facts={"openness": ("明暗", "sides shown")},
+        value_names={
+            "openness": {
+                "hidden": ("暗打（未亮明）", "hidden"),
+                "half_open": ("半明打", "half open"),
+                "open": ("全明打", "open"),
+            },
+        },
+        groups={
+            "sides": {"jia": ("甲方", "Side A"), "yi": ("乙方", "side B"), "solo": ("暗打", "solo")}
+        },
+    ),
+)
+register_messages(WORDS.errors)
 
 
 INFO = GameInfo(
@@ -87,17 +125,19 @@ OPENNESS = ("hidden", "half_open", "open")  # 暗打, 半明打, 全明打: how 
 
 @dataclass(frozen=True, slots=True)
 class DabeiState(ClimbState):
-    spade_three: int | None = None  # the seat that played ♠3 this hand (everyone saw it)
-    spade_ace: int | None = None  # the seat that played ♠A this hand
+    """The hand's sides are ``SIDES``: ♠3 and ♠A are its marks (``marks_played`` says who played
+    them)."""
+
+
+# "持有黑桃3和黑桃A的两家为一方": the holders of these cards are partners, secretly until played.
+SIDES = Sides(marks=(SPADE_THREE, SPADE_ACE))
 
 
 def sides(state: DabeiState) -> tuple[int, int]:
     """The seats that hold (or played) ♠3 and ♠A this hand: the same seat when it plays alone."""
-    three, ace = state.spade_three, state.spade_ace
-    if three is None:
-        three = holder_of(state.hands, SPADE_THREE)
-    if ace is None:
-        ace = holder_of(state.hands, SPADE_ACE)
+    played = dict(state.marks_played)
+    three = played.get(SPADE_THREE, holder_of(state.hands, SPADE_THREE))
+    ace = played.get(SPADE_ACE, holder_of(state.hands, SPADE_ACE))
     if three is None or ace is None:
         raise ValueError("♠3 and ♠A must be held or played")
     return three, ace
@@ -153,6 +193,7 @@ class Dabei(BeihaiGame[DabeiState]):
     state_type = DabeiState
     options_type = DabeiOptions
     option_labels = OPTION_LABELS
+    words = WORDS
 
     def first_turn(self, state: DabeiState, hands: tuple[Hand, ...]) -> int:
         """3a "每局均是方块4出牌": the holder of ♦4 leads every hand."""
@@ -160,7 +201,10 @@ class Dabei(BeihaiGame[DabeiState]):
         return 0 if seat is None else seat
 
     def start_hand(self, state: DabeiState) -> dict[str, Any]:
-        return super().start_hand(state) | {"spade_three": None, "spade_ace": None}
+        return super().start_hand(state)
+
+    def hand_sides(self, state: DabeiState) -> Sides:
+        return SIDES
 
     # --- the ♦4 opening ---------------------------------------------------------------------------
 
@@ -169,14 +213,6 @@ class Dabei(BeihaiGame[DabeiState]):
         return FOUR_D
 
     # --- the end of a hand --------------------------------------------------------------------------
-
-    def on_play(self, state: DabeiState, event: Played) -> Changes:
-        changes: Changes = {}
-        if SPADE_THREE in event.cards:
-            changes["spade_three"] = event.seat
-        if SPADE_ACE in event.cards:
-            changes["spade_ace"] = event.seat
-        return changes
 
     def hand_over(self, state: DabeiState) -> bool:
         out = state.out
@@ -201,15 +237,21 @@ class Dabei(BeihaiGame[DabeiState]):
             hand_no=state.hand_no, order=order, lines=tuple(lines), scores=net_scores(lines, n)
         )
 
+    def state_from_view_extra(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """For ``client.state_from_view``: who played ♠3 and ♠A (public: the view names them)."""
+        shown = ((SPADE_THREE, view.get("spade_three")), (SPADE_ACE, view.get("spade_ace")))
+        return {"marks_played": tuple((card, seat) for card, seat in shown if seat is not None)}
+
     # --- what a seat sees ---------------------------------------------------------------------------
 
     def view_extra(self, state: DabeiState, seat: int | None) -> dict[str, Any]:
         """Adds who played ♠3 and ♠A (public: everyone saw it) and so how open the sides are; the
         sides themselves only once the hand is over."""
         out = super().view_extra(state, seat)
-        shown = (state.spade_three is not None) + (state.spade_ace is not None)
-        out["spade_three"] = state.spade_three
-        out["spade_ace"] = state.spade_ace
+        played = dict(state.marks_played)
+        out["spade_three"] = played.get(SPADE_THREE)
+        out["spade_ace"] = played.get(SPADE_ACE)
+        shown = len(played)
         out["openness"] = OPENNESS[shown]
         out["sides"] = None
         if state.phase != "play" and state.last_hand is not None:

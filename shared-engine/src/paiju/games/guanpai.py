@@ -200,6 +200,46 @@ VARIANT_OPTIONS: dict[str, GuanpaiOptions] = {
     ),
 }
 
+# --- the words of 关牌 (paiju.words): its plays, score lines and refusals, beside the shared ones;
+# imported here so that the block stands on its own
+from paiju.errors import register_messages  # noqa: E402
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged  # noqa: E402
+
+WORDS = merged(
+    CORE_WORDS,
+    CLIMBING_WORDS,
+    Words(
+        kinds={
+            "trio_single": ("三带一", "triple with one"),
+            "trio_pair": ("三带二", "triple with two"),
+            "pair_run": ("连对", "run of pairs"),
+            "triple_run": ("飞机", "run of triples"),
+            "plane_wings": ("飞机带翅膀", "plane with wings"),
+            "four_two": ("四带二", "four with two"),
+            "bomb": ("炸弹", "bomb"),
+        },
+        reasons={
+            "guan": ("被关（加倍）", "shut out (double)"),
+            "dingda_cards_left": ("顶大包赔", "顶大: pays for a loser"),
+            "dingda_guan": ("顶大包赔（被关）", "顶大: pays for a shut-out loser"),
+            "bomb": ("炸弹", "bomb"),
+        },
+        errors={
+            "trio_single_not_last": (
+                "三带一只能在最后一手牌时出",
+                "三带一 (a triple with one card) may only be your last hand",
+            ),
+            "must_beat": ("必管：你能管上，必须出牌", "必管: you can beat this play, so you must"),
+            "must_play_highest": (
+                "顶大：下家只剩一张牌，单张必须出你最大的牌",
+                "顶大: your next player has one card left, a single must be your highest card",
+            ),
+        },
+    ),
+)
+register_messages(WORDS.errors)
+
+
 INFO = GameInfo(
     id="guanpai",
     name_zh="关牌",
@@ -369,6 +409,7 @@ class Guanpai(ClimbingGame[GuanpaiState]):
     info: ClassVar[GameInfo] = INFO
     state_type = GuanpaiState
     option_labels = OPTION_LABELS
+    words = WORDS
 
     # --- setup --------------------------------------------------------------------------------------
 

@@ -59,6 +59,27 @@ OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
 }
 
 
+# --- the words of 条数 (paiju.words): its score lines and its match count, beside the Beihai games'
+# words; imported here so that the block stands on its own
+from paiju.errors import register_messages  # noqa: E402
+from paiju.games.beihai import WORDS as BEIHAI_WORDS  # noqa: E402
+from paiju.words import Words, merged  # noqa: E402
+
+WORDS = merged(
+    BEIHAI_WORDS,
+    Words(
+        reasons={
+            "cards_left_x2": ("剩牌 ×2", "cards left ×2"),
+            "cards_left_x3": ("剩牌 ×3", "cards left ×3"),
+            "cards_left_x4": ("剩牌 ×4", "cards left ×4"),
+        },
+        seat_figures={"lost": ("累计输牌", "cards lost")},
+        figure_limits={"lost": "limit"},
+    ),
+)
+register_messages(WORDS.errors)
+
+
 INFO = GameInfo(
     id="tiaoshu",
     name_zh="条数",
@@ -116,6 +137,7 @@ class Tiaoshu(BeihaiGame[TiaoshuState]):
     state_type = TiaoshuState
     options_type = TiaoshuOptions
     option_labels = OPTION_LABELS
+    words = WORDS
 
     def initial_state(self, config: Config[Any]) -> TiaoshuState:
         return dataclasses.replace(super().initial_state(config), lost=(0,) * config.players)
