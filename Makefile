@@ -9,7 +9,7 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck unit wheel bench clean
+.PHONY: run test lint typecheck unit soak wheel bench clean
 
 $(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,13 +51,24 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Two pytest-xdist workers share the engine's tests and the browser tests (tests/conftest.py keeps
+# each running system, and the Pyodide run, in one worker); WORKERS=0 runs them in one process.
+# The integration tests run alone afterwards: one measures a burst against the gateway's rate
+# limit, which a second busy core slows below the limit.
+WORKERS ?= 2
 unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration
+	$(BIN)/pytest tests/integration
 
 test: lint typecheck unit
+
+## soak: every Hypothesis test (the property tests) with the `soak` profile: ten times the
+## examples, random rather than derandomized (tests/conftest.py); long, not part of `make test`
+soak: $(STAMP)
+	HYPOTHESIS_PROFILE=soak $(BIN)/pytest -n $(WORKERS) tests/engine -m hypothesis
 
 bench: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) .venv-bench $(WHEEL_DIR) web-client/node_modules var
+	rm -rf $(VENV) .venv-bench .bench-engines $(WHEEL_DIR) web-client/node_modules var

@@ -10,11 +10,13 @@ Sections now:
 - Guanpai and Banzipao engines: random games/s and median legal_moves / decide times per variant,
   on CPython in-process and in Pyodide under node (tools/pyodide/run.mjs running
   bench/engine_bench.py).
+- Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
+  beside the engine of the commit before it (git archive), in alternating fresh processes.
 - Browser client (bench/browser_bench.py): page load to "engine ready" and one local validation
   of a selection, in Debian's headless Chromium against the real stack.
 
 Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; every engine measured in Pyodide
-within 2x of CPython.
+within 2x of CPython; Guanpai and Banzipao games/s within 5% of the engine before the core change.
 Exit status 1 if a section failed to measure; unmet targets are reported, not an error.
 """
 
@@ -285,12 +287,91 @@ def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
     return rows
 
 
+# The engine before "the engine carries every game as one module" (the core's hooks, words,
+# readings, the deal as drawn): its games/s are measured beside today's in the same run.
+BEFORE_CORE_CHANGE = "b586c85"
+MAX_FALL = 0.05  # today's games/s may be at most this much below the engine before the change
+COMPARE_ROUNDS = 3  # alternating before/now subprocesses per variant; the median of each is kept
+
+_GAMES_PER_S = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import engine_bench
+r = engine_bench.games_per_second(sys.argv[2], sys.argv[3] or None, float(sys.argv[4]), 3, 1,
+                                  time.perf_counter)
+print(json.dumps(r["games_per_s"]))
+"""
+
+
+def engine_source_at(commit: str) -> Path:
+    """The engine's source of ``commit``, extracted from git into a folder of its own."""
+    target = ROOT / ".bench-engines" / commit
+    if not (target / "shared-engine" / "src" / "paiju").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", commit, "shared-engine/src"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target / "shared-engine" / "src"
+
+
+def games_per_s_in(source: Path, game: str, variant: str | None, budget: float) -> float:
+    """Random games/s of the engine in ``source``, in a fresh CPython process."""
+    out = subprocess.run(
+        [sys.executable, "-c", _GAMES_PER_S, str(BENCH_DIR), game, variant or "", str(budget)],
+        env=os.environ | {"PYTHONPATH": str(source)},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    rate: float = json.loads(out.strip().splitlines()[-1])
+    return rate
+
+
+def before_and_after_section(bench: Bench) -> list[Row]:
+    """Guanpai and Banzipao random games/s on CPython: today's engine and the engine before the
+    core change, in alternating fresh processes (so that neither gets a warmer machine)."""
+    import statistics
+
+    before_src = engine_source_at(BEFORE_CORE_CHANGE)
+    now_src = ROOT / "shared-engine" / "src"
+    rows = []
+    for game in (GAME, "banzipao"):
+        for variant in variants_of(game):
+            name = f"{game}/{variant}" if variant else game
+            log(f"{name}: before ({BEFORE_CORE_CHANGE}) and now, {COMPARE_ROUNDS} rounds")
+            before, now = [], []
+            for _ in range(COMPARE_ROUNDS):
+                before.append(games_per_s_in(before_src, game, variant, bench.budget))
+                now.append(games_per_s_in(now_src, game, variant, bench.budget))
+            b, n = statistics.median(before), statistics.median(now)
+            ok = n >= (1 - MAX_FALL) * b
+            rows.append(
+                Row(
+                    f"{name}: random games/s, now (before: {fmt_rate(b)})",
+                    fmt_rate(n),
+                    target=f"now ≥ {1 - MAX_FALL:.0%} of before = {fmt_rate((1 - MAX_FALL) * b)} "
+                    f"(is {n / b:.0%}) {mark(ok)}",
+                    met=ok,
+                )
+            )
+    bench.notes.append(
+        f"Before/now: the engine of commit {BEFORE_CORE_CHANGE} (extracted with git archive into "
+        f".bench-engines/) and today's, each in a fresh CPython process, alternating, "
+        f"{COMPARE_ROUNDS} rounds of {bench.budget:g} s per variant; medians."
+    )
+    return rows
+
+
 # --- report ---------------------------------------------------------------------------------
 
 SECTIONS: list[tuple[str, Section]] = [
     ("Reference: RLCard", rlcard_section),
     ("Guanpai engine: CPython vs Pyodide", guanpai_section),
     ("Banzipao engine: CPython vs Pyodide", banzipao_section),
+    ("Engines before and after the core change (CPython)", before_and_after_section),
     ("Browser client: Chromium", browser_section),
 ]
 

@@ -20,10 +20,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium")
@@ -34,6 +34,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOT_DELAY = 0.15  # seconds a bot waits before it plays: quick tests, yet every state is seen
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -115,21 +116,38 @@ def start_stack(root: Path, bot_delay: float = BOT_DELAY, timeout: float = 90.0)
             stderr=subprocess.STDOUT,
         )
     stack = Stack(root, http_port, proc, log)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def healthy() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(
                 f"the launcher exited ({proc.returncode}):\n{log.read_text()[-3000:]}"
             )
         with contextlib.suppress(OSError, ValueError):
-            health = stack.api("/api/health")
-            if health.get("status") == "ok":
-                return stack
-        time.sleep(0.25)
-    stack.stop()
-    raise RuntimeError(
-        f"the stack did not become healthy in {timeout:.0f}s:\n{log.read_text()[-3000:]}"
-    )
+            return bool(stack.api("/api/health").get("status") == "ok")
+        return False
+
+    try:
+        wait_until(healthy, timeout, "the stack to become healthy")
+    except TimeoutError as exc:
+        stack.stop()
+        raise RuntimeError(f"{exc}:\n{log.read_text()[-3000:]}") from None
+    return stack
+
+
+def wait_until(
+    condition: Callable[[], T | None], timeout: float, what: str, interval: float = 0.05
+) -> T:
+    """Ask ``condition`` every ``interval`` seconds until it gives something (returned); after
+    ``timeout`` seconds a ``TimeoutError`` names ``what`` was awaited. For conditions only a poll
+    can see (a server's state over HTTP); a page's own state is awaited with Playwright."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"waited {timeout:.0f}s for {what}")
+        time.sleep(interval)
 
 
 @contextlib.contextmanager

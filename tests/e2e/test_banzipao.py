@@ -18,13 +18,12 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers, Watch
-from e2e.stack import Stack, create_in_lobby, open_lobby
+from e2e.stack import Stack, create_in_lobby, open_lobby, wait_until
 from e2e.test_play import (
     Played,
     after_move,
@@ -94,13 +93,12 @@ def shoot_both(page: Any, artifacts: Path, name: str) -> None:
 
 def dealt_view(stack: Stack, table: str, timeout: float = 20.0) -> dict[str, Any]:
     """The public view once the table has dealt (the deal follows the last seat at once)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def dealt() -> dict[str, Any] | None:
         view: dict[str, Any] = stack.api(f"/api/tables/{table}/state")["view"]
-        if view["counts"] and view["phase"] not in ("commit", "seeding"):
-            return view
-        time.sleep(0.05)  # polling the server's state, with a deadline
-    raise AssertionError(f"table {table} was not dealt in {timeout:.0f}s")
+        return view if view["counts"] and view["phase"] not in ("commit", "seeding") else None
+
+    return wait_until(dealt, timeout, f"table {table} to deal")
 
 
 def table_where_i_deal(stack: Stack, page: Any, attempts: int = 60) -> str:

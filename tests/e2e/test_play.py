@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,11 @@ class Played:
 def shoot(page: Any, artifacts: Path, name: str, width: int) -> None:
     if page.viewport_size["width"] != width:
         page.set_viewport_size({"width": width, "height": 900})
-        time.sleep(0.25)  # let the layout settle
+        # laid out at the new width, and painted since
+        page.wait_for_function(f"window.innerWidth === {width}")
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
     page.screenshot(path=str(artifacts / f"{name}-{width}.png"), full_page=True)
 
 
@@ -108,9 +112,23 @@ def drag_across(page: Any, first: int, last: int) -> None:
     page.mouse.up()
 
 
+def frames_until(page: Any, condition: Callable[[], bool], timeout: float = 15.0) -> bool:
+    """Whether ``condition`` (on the frames a ``Watch`` recorded) comes true within ``timeout``
+    seconds. Playwright delivers WebSocket events to Python while it waits, so it waits in short
+    steps in the page, checking after each."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        page.wait_for_timeout(20)
+    return True
+
+
 def try_illegal_selection(page: Any, record: Played) -> None:
     """Two cards of different ranks are no 关牌 combination: the engine in the worker says why,
-    in Chinese, then in English after the switch, and not one WebSocket frame leaves the page."""
+    in Chinese, then in English after the switch, and not one WebSocket frame leaves the page
+    (``frames_sent`` is filled in by ``server_refusal``: every frame the page sent before the
+    command sent after this, which the server answers)."""
     if page.locator("#clear").is_enabled():
         page.click("#clear")
     sent_before = len(record.player.sent)
@@ -129,14 +147,13 @@ def try_illegal_selection(page: Any, record: Played) -> None:
     reason_en = page.inner_text("#reason")
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'zh-CN'")
-    time.sleep(0.5)  # time for any frame that might (wrongly) be sent
     record.illegal = {
         "code": code,
         "reason_zh": reason_zh,
         "reason_en": reason_en,
         "play_disabled": play_disabled,
         "play_disabled_after": page.locator("#play").is_disabled(),
-        "frames_sent": record.player.sent[sent_before:],
+        "sent_from": sent_before,
         "cards": [hand_cards(page).nth(i).get_attribute("data-code") for i in (0, n - 1)],
     }
     page.click("#clear")
@@ -148,9 +165,8 @@ def server_refusal(page: Any, record: Played) -> None:
     hand = set(page.evaluate("window.paiju.table.state.hand"))
     missing = next(c for c in ("3D", "3S", "3H", "3C", "4D", "4S") if c not in hand)
     seat = page.evaluate("window.paiju.table.state.seat")
-    sent_before = len(record.player.sent)
     received_before = len(record.player.received)
-    page.evaluate(
+    command_id = page.evaluate(
         f"window.paiju.table.sendUnchecked({json.dumps({'type': 'play', 'seat': seat, 'cards': [missing]})})"
     )
     page.wait_for_selector("#reason[data-code='not_in_hand']")
@@ -158,8 +174,24 @@ def server_refusal(page: Any, record: Played) -> None:
     page.wait_for_function(
         f"document.querySelector('#reason').textContent.includes('{missing[0]}')"
     )
-    time.sleep(0.3)
-    sent = [json.loads(f) for f in record.player.sent[sent_before:]]
+
+    def sent_index() -> int | None:
+        """Where the unchecked command is among the frames the page sent."""
+        ids = [json.loads(f).get("id") for f in record.player.sent]
+        return ids.index(command_id) if command_id in ids else None
+
+    def resynced() -> bool:
+        """A state came after the refusal (the answer to the page's ``sync``)."""
+        kinds = [json.loads(f)["type"] for f in record.player.received[received_before:]]
+        return "error" in kinds and "state" in kinds[kinds.index("error") :]
+
+    # the server refused the command, so it left the page: every frame sent before it is known
+    assert frames_until(page, lambda: sent_index() is not None), "the command was not sent"
+    ours = sent_index()
+    assert ours is not None
+    record.illegal["frames_sent"] = record.player.sent[record.illegal.pop("sent_from") : ours]
+    frames_until(page, resynced)
+    sent = [json.loads(f) for f in record.player.sent[ours:]]
     received = [json.loads(f) for f in record.player.received[received_before:]]
     record.refusal = {
         "sent": [f["type"] for f in sent],

@@ -483,7 +483,7 @@ def test_by_default_only_the_next_player_may_answer_a_bao() -> None:
     t = deal(*SMALL)
     say(t, "bao", "pass")  # seat 1 包, seat 2 declines: seats 3 and 0 have no say
     assert t.state.phase == "play" and t.turn == 1
-    assert [list(b) for b in t.state.bids] == [[1, "bao"], [2, "pass"]]
+    assert [list(b) for b in t.state.said] == [[1, "bao"], [2, "pass"]]
 
 
 def test_nobody_bids_and_the_dealer_must_call_a_card_he_does_not_hold() -> None:

@@ -1,6 +1,6 @@
 """The catalogue's table options: what the lobby offers for each variant is exactly the yes/no,
-one-of and number fields of the game's options dataclass, with the variant's values as defaults,
-named in Chinese and English, and every value it offers makes a table."""
+one-of, number and list fields of the game's options dataclass, with the variant's values as
+defaults, named in Chinese and English, and every value it offers makes a table."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def offered_fields(options: Any) -> dict[str, str]:
             kinds[f.name] = "choice"
         elif hint in (bool, int):
             kinds[f.name] = hint.__name__
+        elif typing.get_origin(hint) is tuple:
+            kinds[f.name] = "list"
     return kinds
 
 
@@ -42,7 +44,8 @@ def test_a_variant_offers_its_bool_choice_and_int_options_with_its_own_defaults(
         n for n in (f.name for f in dataclasses.fields(preset)) if n in offered
     ]
     for name, option in offered.items():
-        assert option["default"] == getattr(preset, name), name
+        default = getattr(preset, name)
+        assert option["default"] == (list(default) if isinstance(default, tuple) else default), name
         assert option["zh"].strip() and option["en"].strip() and option["zh"] != name, name
         if option["kind"] == "choice":
             hint = typing.get_type_hints(type(preset))[name]
@@ -61,11 +64,14 @@ def test_every_value_the_lobby_offers_makes_a_table(game: str, variant: dict[str
             values: list[Any] = [True, False]
         elif option["kind"] == "choice":
             values = [c["value"] for c in option["choices"]]
+        elif option["kind"] == "list":
+            values = [p["value"] for p in option["presets"]]
         else:
             values = [option["min"], option["default"] + 1]
         for value in values:
             config = api.make_config(game, variant["id"], options={name: value})
-            assert getattr(config.options, name) == value
+            got = getattr(config.options, name)
+            assert (list(got) if isinstance(got, tuple) else got) == value
             get_game(game).initial_state(config)
 
 
@@ -79,10 +85,28 @@ def test_banzipao_names_who_may_fanbao_in_both_languages() -> None:
     ]
 
 
-def test_list_fields_such_as_the_removed_cards_are_not_offered() -> None:
+def test_list_options_are_offered_with_named_presets_and_checked() -> None:
+    """关牌's lists (the cards taken out, the cards that choose the leader, the planes with wings)
+    are set in the lobby as named presets or as lists; a list that cannot make a table is refused
+    (a code that is no card, more cards taken out than the hands leave)."""
     (guanpai,) = [g for g in api.list_games() if g["id"] == "guanpai"]
-    names = {o["name"] for o in guanpai["variants"][0]["options"]}
-    assert not names & {"removed", "first_lead", "plane_wings"}
+    lists = {o["name"]: o for o in guanpai["variants"][0]["options"] if o["kind"] == "list"}
+    assert set(lists) == {"removed", "first_lead", "plane_wings"}
+    assert lists["plane_wings"]["item"] == "int" and lists["removed"]["item"] == "str"
+    assert [p["value"] for p in lists["removed"]["presets"]] == [
+        ["2H", "2D", "2C", "AD"],
+        ["2H", "2C", "2D", "AS"],
+    ]
+    assert all(p["zh"] and p["en"] for o in lists.values() for p in o["presets"])
+    assert api.make_config("guanpai", "boke", options={"plane_wings": []}).options.plane_wings == ()
+    for bad in (
+        {"removed": ["ZZ"]},
+        {"removed": ["2H", "2D", "2C", "AD", "3S"]},
+        {"first_lead": ["XX"]},
+        {"plane_wings": ["two"]},
+    ):
+        with pytest.raises(ValueError):
+            api.make_config("guanpai", "boke", options=bad)
 
 
 @pytest.mark.parametrize(("game", "variant"), VARIANTS, ids=IDS)

@@ -243,7 +243,9 @@ def test_a_game_s_codes_are_its_own_and_registered_with_its_module() -> None:
     """The core keeps the codes of the table, the deal and the plays every climbing game checks;
     a game's codes are registered when its module is imported, and no code gets two meanings."""
     assert "must_beat" in guanpai.WORDS.errors and "must_beat" not in errors.CORE_MESSAGES
-    assert "bid_not_allowed" in banzipao.WORDS.errors and "bid_not_allowed" in errors.MESSAGES
+    assert "call_own_card" in banzipao.WORDS.errors and "call_own_card" in errors.MESSAGES
+    # the speaking round is the core's, and so is its refusal of a word
+    assert "bid_not_allowed" in errors.CORE_MESSAGES
     assert errors.MESSAGES["must_beat"] == guanpai.WORDS.errors["must_beat"]
     errors.register_messages({"must_beat": guanpai.WORDS.errors["must_beat"]})  # the same: fine
     with pytest.raises(ValueError, match="must_beat"):

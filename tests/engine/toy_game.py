@@ -132,7 +132,7 @@ class Toy(ClimbingGame[ToyState]):
         return {"phase": "show", "shown": None}
 
     def decide_show(self, state: ToyState, command: ShowCard) -> list[Event]:
-        self._require(state, "show")
+        self.require_phase(state, "show")
         if command.seat != state.turn:
             raise RuleError("not_your_turn")
         if command.shown not in state.hands[command.seat]:

@@ -412,6 +412,22 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
           ),
         )
       : null,
+    // what the hand gives that is not a payment (levels, tribute, 番): "reason · seat value"
+    hand.results?.length
+      ? h(
+          "ul.score-lines.result-lines",
+          null,
+          hand.results.map((line) =>
+            h(
+              "li",
+              null,
+              h("span.line-reason", null, reasonName(words, line.reason)),
+              h("span", null, seatName(ctx, line.seat)),
+              h("b", null, String(line.value)),
+            ),
+          ),
+        )
+      : null,
     groupLines(ctx),
     left
       ? h(

@@ -54,6 +54,7 @@ function optionControl(option) {
     const input = h(`input#${id}`, { type: "checkbox", name: option.name, checked: option.default });
     return { option, row: h("label.option-check", null, input, h("span", null, both(option))), read: () => input.checked };
   }
+  if (option.kind === "list") return listControl(option, id);
   const control =
     option.kind === "choice"
       ? h(
@@ -66,12 +67,35 @@ function optionControl(option) {
   return { option, row: h("label", null, h("span", null, both(option)), control), read };
 }
 
+/** A list option (a 番 table, the cards taken out): its named presets to pick from, and the list
+ * itself to edit, its items separated by spaces. */
+function listControl(option, id) {
+  const text = (value) => value.join(" ");
+  const input = h(`input#${id}`, { type: "text", name: option.name, value: text(option.default), spellcheck: false });
+  const presets = option.presets ?? [];
+  const picker = presets.length
+    ? h(
+        `select#${id}-preset`,
+        { name: `${option.name}-preset`, "aria-label": both(option) },
+        presets.map((p, i) => h("option", { value: String(i), selected: text(p.value) === text(option.default) }, both(p))),
+      )
+    : null;
+  picker?.addEventListener("change", () => {
+    input.value = text(presets[Number(picker.value)].value);
+  });
+  const read = () => {
+    const items = input.value.split(/[\s,，]+/).filter(Boolean);
+    return option.item === "int" ? items.map(Number) : items.map((x) => x.toUpperCase());
+  };
+  return { option, row: h("label.option-list", null, h("span", null, both(option)), picker, input), read };
+}
+
 /** The options a person changed from the variant's defaults: what a new table sends. */
 function changedOptions(controls) {
   const out = {};
   for (const { option, read } of controls) {
     const value = read();
-    if (value !== option.default) out[option.name] = value;
+    if (JSON.stringify(value) !== JSON.stringify(option.default)) out[option.name] = value;
   }
   return out;
 }

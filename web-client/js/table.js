@@ -656,12 +656,17 @@ export function mountTable(root, tableId, { watch = false } = {}) {
 
   /** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */
   function houseRulesText(variant, options) {
-    const changed = (variant?.options ?? []).filter((o) => options && o.name in options && options[o.name] !== o.default);
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    const changed = (variant?.options ?? []).filter((o) => options && o.name in options && !same(options[o.name], o.default));
     if (changed.length === 0) return "";
     const colon = getLang() === "zh" ? "：" : ": ";
     const words = changed.map((o) => {
       if (o.kind === "choice") return both(o.choices.find((c) => c.value === options[o.name]) ?? { zh: options[o.name], en: options[o.name] });
       if (o.kind === "bool") return options[o.name] ? both(o) : `${both(o)}${colon}${t("optionOff")}`;
+      if (o.kind === "list") {
+        const preset = (o.presets ?? []).find((p) => same(p.value, options[o.name]));
+        return `${both(o)}${colon}${preset ? both(preset) : options[o.name].join(" ")}`;
+      }
       return `${both(o)}${colon}${options[o.name]}`;
     });
     return t("houseRulesLine", { rules: words.join(getLang() === "zh" ? "；" : "; ") });

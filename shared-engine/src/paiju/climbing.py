@@ -200,7 +200,7 @@ class ClimbingGame(TableGame[C]):
     # --- decide -----------------------------------------------------------------------------------
 
     def _check_turn(self, state: C, seat: int) -> None:
-        self._require(state, "play")
+        self.require_phase(state, "play")
         if seat != state.turn:
             raise RuleError("not_your_turn")
 

@@ -36,6 +36,7 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
         "这些牌有几种读法，请选择一种",
         "These cards can be read several ways: choose one",
     ),
+    "bid_not_allowed": ("现在不能叫「{bid_zh}」", "You cannot bid {bid_en} now"),
     "reading_not_possible": (
         "{play} 不能当作这种牌型出",
         "{play} cannot be played as that combination",

@@ -26,6 +26,7 @@ from paiju.protocol import (
     DEAL_SCHEMES,
     AddSeed,
     Bid,
+    BidMade,
     Command,
     CommitDeal,
     Deal,
@@ -81,12 +82,14 @@ class GameInfo:
 @dataclass(frozen=True, slots=True)
 class OptionLabel:
     """How the lobby names one table option: in Chinese and English, each choice of a ``Literal``
-    field whose raw value says too little (value → (zh, en)), and the least value of a number."""
+    field whose raw value says too little (value → (zh, en)), the least value of a number, and the
+    named presets of a list (a 番 table, the cards taken out): ``(zh, en, value)`` each."""
 
     zh: str
     en: str
     choices: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     min: int = 0
+    presets: tuple[tuple[str, str, tuple[Any, ...]], ...] = ()
 
 
 # the number of hands of a match, as most games name it
@@ -131,6 +134,8 @@ class TableState:
     totals: tuple[int, ...] = ()
     last_hand: HandEnded | None = None
     revealed: tuple[str, ...] = field(default=())  # server seeds revealed, hand by hand
+    said: tuple[tuple[int, str], ...] = ()  # a speaking round's words so far: (seat, word)
+    to_speak: tuple[int, ...] = ()  # who speaks next in the speaking round, in order
 
 
 S = TypeVar("S", bound=TableState)
@@ -146,6 +151,8 @@ class TableGame(Generic[S]):
     state_type: ClassVar[type[TableState]] = TableState
     # the phases in which ``turn`` names a seat that must act (a bidding game adds its own)
     seat_phases: ClassVar[frozenset[str]] = frozenset({"play"})
+    # the phases that are speaking rounds: seats say words (``Bid``) in the order of ``to_speak``
+    speaking_phases: ClassVar[frozenset[str]] = frozenset()
     # the lobby's names of the options a table may choose (``option_catalogue``); each game module
     # keeps its own next to its options dataclass, an option without one is shown by its field name
     option_labels: ClassVar[Mapping[str, OptionLabel]] = {}
@@ -164,6 +171,8 @@ class TableGame(Generic[S]):
         self.evolve_by(HandEnded, self._on_hand_ended)
         self.evolve_by(SeedRevealed, self._on_seed_revealed)
         self.evolve_by(MatchEnded, self._on_match_ended)
+        self.handle(Bid, self._decide_word)
+        self.evolve_by(BidMade, self._on_word)
 
     def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
         """``decider(state, command)`` decides commands of this type (a game's own commands: it
@@ -232,6 +241,11 @@ class TableGame(Generic[S]):
         """A game's own changes when a hand is scored (条数 adds up the cards lost)."""
         return {}
 
+    def totals_after(self, state: S, event: HandEnded) -> tuple[int, ...]:
+        """The running totals after a scored hand: by default each seat's net score added (a game
+        whose result is levels or tribute keeps the figure its match is decided by)."""
+        return tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
+
     def match_over(self, state: S) -> bool:
         """Whether the match ends after the hand just scored: by default after as many hands as
         the options' ``hands`` (one if the game has no such option)."""
@@ -242,6 +256,43 @@ class TableGame(Generic[S]):
         """Events that follow at once from a deal, given the state just dealt (板子炮's 天牌 ends
         the hand before anyone speaks)."""
         return []
+
+    # --- a speaking round (an auction, a declaration, 明独): phases and speaking order as data ----
+
+    def words_now(self, state: S, seat: int) -> tuple[str, ...]:
+        """The words ``seat`` may say now in the speaking round, the cautious one first."""
+        return ()
+
+    def heard(self, state: S, event: BidMade) -> Changes:
+        """What a word changes, given the state after the speaker has spoken (``said`` has the
+        word, ``to_speak`` is the rest of the order and ``turn`` its first, None when the round
+        has gone round): a game sets who speaks next (``to_speak``, ``turn``) or ends the round
+        (its next ``phase``)."""
+        return {}
+
+    def speaking_round(self, order: tuple[int, ...], phase: str) -> Changes:
+        """The changes that open a speaking round in ``phase`` with seats speaking in ``order``."""
+        return {"phase": phase, "said": (), "to_speak": order, "turn": order[0] if order else None}
+
+    def _decide_word(self, state: S, command: Bid) -> list[Event]:
+        self.require_phase(state, *self.speaking_phases)
+        if command.seat != state.turn:
+            raise RuleError("not_your_turn")
+        if command.bid not in self.words_now(state, command.seat):
+            word = str(command.bid)[:20]
+            earlier = [w for _, w in state.said]
+            zh, en = self.words.said("bid", word, earlier) or (word, repr(word))
+            raise RuleError("bid_not_allowed", bid_zh=zh, bid_en=en)
+        return [BidMade(seat=command.seat, bid=command.bid)]
+
+    def _on_word(self, state: S, event: BidMade) -> Changes:
+        rest = tuple(s for s in state.to_speak if s != event.seat)
+        spoken: Changes = {
+            "said": (*state.said, (event.seat, event.bid)),
+            "to_speak": rest,
+            "turn": rest[0] if rest else None,
+        }
+        return spoken | self.heard(copy_with(state, spoken), event)
 
     def hand_sides(self, state: S) -> Sides | None:
         """Who plays with whom in the hand now (``paiju.sides``), from the state's own facts (the
@@ -299,7 +350,22 @@ class TableGame(Generic[S]):
         n = players if players is not None else v.players[-1]
         if n not in v.players:
             raise ValueError(f"{self.info.id}/{v.id} is played by {v.players}, not {n}")
-        return Config(self.info.id, v.id, n, self.make_options(v.id, n, overrides))
+        config = Config(self.info.id, v.id, n, self.make_options(v.id, n, overrides))
+        if overrides:
+            self.check_config(config)
+        return config
+
+    def check_config(self, config: Config[Any]) -> None:
+        """That a table whose options were changed can be dealt: its pack builds and holds every
+        hand. A game adds its own checks (card codes in its options).
+
+        Raises:
+            ValueError: the options make a table that cannot be played.
+        """
+        pack = self.pack(config)
+        need = config.players * self.hand_size(config)
+        if len(pack) < need:
+            raise ValueError(f"the pack has {len(pack)} cards, {need} are dealt")
 
     def initial_state(self, config: Config[Any]) -> S:
         n = config.players
@@ -379,25 +445,25 @@ class TableGame(Generic[S]):
 
     # --- the deal ------------------------------------------------------------------------------
 
-    def _require(self, state: S, *phases: str) -> None:
+    def require_phase(self, state: S, *phases: str) -> None:
         if state.phase not in phases:
             raise RuleError("wrong_phase", phase=state.phase)
 
     def _decide_commit(self, state: S, command: CommitDeal) -> list[Event]:
-        self._require(state, "commit")
+        self.require_phase(state, "commit")
         if not _HEX64.fullmatch(command.commitment):
             raise RuleError("bad_commitment")
         return [DealCommitted(hand_no=state.hand_no + 1, commitment=command.commitment)]
 
     def _decide_add_seed(self, state: S, command: AddSeed) -> list[Event]:
-        self._require(state, "seeding")
+        self.require_phase(state, "seeding")
         if state.player_seeds[command.seat] is not None:
             raise RuleError("seed_already_added")
         _check_seed(command.seed)
         return [SeedAdded(seat=command.seat, seed=command.seed)]
 
     def _decide_deal(self, state: S, command: Deal) -> list[Event]:
-        self._require(state, "seeding")
+        self.require_phase(state, "seeding")
         if fairness.commitment_of(command.seed) != state.commitment:
             raise RuleError("seed_mismatch")
         if command.scheme not in DEAL_SCHEMES:
@@ -424,7 +490,7 @@ class TableGame(Generic[S]):
         return [dealt, *self.deal_consequences(self.evolve(state, dealt))]
 
     def _decide_reveal(self, state: S, command: RevealSeed) -> list[Event]:
-        self._require(state, "reveal")
+        self.require_phase(state, "reveal")
         if fairness.commitment_of(command.seed) != state.commitment:
             raise RuleError("seed_mismatch")
         events: list[Event] = [SeedRevealed(hand_no=state.hand_no, seed=command.seed)]
@@ -456,7 +522,7 @@ class TableGame(Generic[S]):
         return changes | self.start_hand(state) | self.opening(state, event)
 
     def _on_hand_ended(self, state: S, event: HandEnded) -> dict[str, Any]:
-        totals = tuple(t + s for t, s in zip(state.totals, event.scores, strict=True))
+        totals = self.totals_after(state, event)
         changes = {"phase": "reveal", "turn": None, "totals": totals, "last_hand": event}
         return changes | self.hand_scored(state, event)
 
@@ -528,9 +594,10 @@ def _option_types(cls: type) -> dict[str, Any]:
 
 def option_catalogue(preset: Any, labels: Mapping[str, OptionLabel]) -> list[dict[str, Any]]:
     """The fields of an options dataclass a person may set in the lobby, in field order, as JSON:
-    ``{"name", "kind": "bool" | "choice" | "int", "default", "zh", "en"}``, plus ``"choices"``
-    (``[{"value", "zh", "en"}]``) for a ``Literal`` and ``"min"`` for an int. The defaults are
-    ``preset``'s values. Fields of other types (card lists such as 关牌's ``removed``) are left out.
+    ``{"name", "kind": "bool" | "choice" | "int" | "list", "default", "zh", "en"}``, plus
+    ``"choices"`` (``[{"value", "zh", "en"}]``) for a ``Literal``, ``"min"`` for an int, and for a
+    list (a tuple field) ``"item"`` (``"int"`` or ``"str"``) and ``"presets"`` (``[{"value", "zh",
+    "en"}]``, the label's named values). The defaults are ``preset``'s values, lists as lists.
 
     >>> from paiju.games.banzipao import BanzipaoOptions
     >>> [o["name"] for o in option_catalogue(BanzipaoOptions(), {})]
@@ -545,7 +612,7 @@ def option_catalogue(preset: Any, labels: Mapping[str, OptionLabel]) -> list[dic
         entry: dict[str, Any] = {
             "name": name,
             "kind": kind,
-            "default": getattr(preset, name),
+            "default": list(value) if isinstance(value := getattr(preset, name), tuple) else value,
             "zh": label.zh,
             "en": label.en,
         }
@@ -554,6 +621,11 @@ def option_catalogue(preset: Any, labels: Mapping[str, OptionLabel]) -> list[dic
             entry["choices"] = [{"value": v, "zh": zh, "en": en} for v, (zh, en) in choices]
         elif kind == "int":
             entry["min"] = label.min
+        elif kind == "list":
+            entry["item"] = "int" if typing.get_args(hint)[0] is int else "str"
+            entry["presets"] = [
+                {"value": list(value), "zh": zh, "en": en} for zh, en, value in label.presets
+            ]
         out.append(entry)
     return out
 
@@ -563,6 +635,8 @@ def _option_kind(hint: Any) -> str | None:
         return "choice"
     if hint is bool:
         return "bool"
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[0] in (int, str):
+        return "list"
     return "int" if hint is int else None
 
 

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Literal
 
 from paiju.cards import Card, Hand, build_deck, format_card, parse_card, rank_counts
 from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo, group_by_rank, take, windows
-from paiju.errors import RuleError
+from paiju.errors import RuleError, register_messages
 from paiju.protocol import (
     Bid,
     BidMade,
@@ -53,8 +53,8 @@ from paiju.table import (
     Variant,
     copy_with,
     holder_of,
-    next_seat,
 )
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Holder, Said, Words, merged
 
 PLAYERS = 4
 HAND_SIZE = 13  # "每人13张": one deck among four
@@ -90,12 +90,6 @@ BONUS_PER_HEAD: dict[tuple[str, bool], tuple[str, int]] = {
 # 天牌: what each other player pays the winner.
 TIANPAI_PER_HEAD: dict[str, int] = {"gunlong": 12, "shisanlan": 6}
 
-# The words of the auction, with their names in refusals: 包, 反包, 不包 / 不反包.
-BID_NAMES: dict[str, tuple[str, str]] = {
-    "bao": ("包", "包 (alone against three)"),
-    "fanbao": ("反包", "反包 (a counter-bid)"),
-    "pass": ("不包", "pass"),
-}
 Mode = Literal["bao", "fanbao", "call"]
 
 
@@ -232,8 +226,6 @@ OPTION_LABELS: dict[str, OptionLabel] = {
 
 # --- the words of 板子炮 (paiju.words): its plays, the auction and the call, its score lines and
 # what its view shows, beside the shared ones; imported here so that the block stands on its own
-from paiju.errors import register_messages  # noqa: E402
-from paiju.words import CLIMBING_WORDS, CORE_WORDS, Holder, Said, Words, merged  # noqa: E402
 
 WORDS = merged(
     CORE_WORDS,
@@ -263,7 +255,6 @@ WORDS = merged(
             "shisanlan": ("天牌十三烂", "dealt a 十三烂"),
         },
         errors={
-            "bid_not_allowed": ("现在不能叫「{bid_zh}」", "You cannot bid {bid_en} now"),
             "call_own_card": (
                 "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
                 "You must call a card you do not hold: {card} is in your hand",
@@ -367,7 +358,6 @@ INFO = GameInfo(
 @dataclass(frozen=True, slots=True)
 class BanzipaoState(ClimbState):
     dealer: int | None = None  # the holder of ♠7 (everyone knows who that is)
-    bids: tuple[tuple[int, str], ...] = ()  # the auction so far: (seat, bid), in order
     bao: int | None = None  # the seat that bid 包
     fanbao: int | None = None  # the seat that answered with 反包
     called: Card | None = None  # the card the dealer called (public)
@@ -422,15 +412,14 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     info: ClassVar[GameInfo] = INFO
     state_type = BanzipaoState
     seat_phases = frozenset({"bid", "call", "play"})
+    speaking_phases = frozenset({"bid"})
     bomb_kinds = frozenset({"bomb", "banzipao", "dou", "guntong"})
     option_labels = OPTION_LABELS
     words = WORDS
 
     def __init__(self) -> None:
         super().__init__()
-        self.handle(Bid, self._decide_bid)
         self.handle(CallCard, self._decide_call)
-        self.evolve_by(BidMade, self._on_bid)
         self.evolve_by(CardCalled, self._on_called)
 
     # --- the table ------------------------------------------------------------------------------
@@ -452,7 +441,6 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     def start_hand(self, state: BanzipaoState) -> dict[str, Any]:
         return super().start_hand(state) | {
             "dealer": None,
-            "bids": (),
             "bao": None,
             "fanbao": None,
             "called": None,
@@ -461,7 +449,10 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         }
 
     def opening(self, state: BanzipaoState, dealt: Dealt) -> Changes:
-        return {"phase": "bid", "dealer": dealt.leader}
+        """ "庄家具有叫牌的优先发言权": the auction opens with the dealer, then in turn."""
+        n = state.config.players
+        order = tuple((dealt.leader + i) % n for i in range(n))
+        return self.speaking_round(order, "bid") | {"dealer": dealt.leader}
 
     def deal_consequences(self, state: BanzipaoState) -> list[Event]:
         """ "玩家只要抓到此牌型，就直接判胜，无需对局": a 天牌 ends the hand at the deal, and no
@@ -479,53 +470,37 @@ class Banzipao(ClimbingGame[BanzipaoState]):
 
     # --- the auction ------------------------------------------------------------------------------
 
-    def bid_choices(self, state: BanzipaoState) -> tuple[str, ...]:
+    def words_now(self, state: BanzipaoState, seat: int) -> tuple[str, ...]:
         """What the seat to speak may say: 包 or 不包, or (after a 包) 反包 or not."""
         return ("pass", "bao") if state.bao is None else ("pass", "fanbao")
 
-    def _decide_bid(self, state: BanzipaoState, command: Bid) -> list[Event]:
-        self._require(state, "bid")
-        if command.seat != state.turn:
-            raise RuleError("not_your_turn")
-        if command.bid not in self.bid_choices(state):
-            word = str(command.bid)[:20]
-            zh, en = BID_NAMES.get(word, (word, repr(word)))
-            raise RuleError("bid_not_allowed", bid_zh=zh, bid_en=en)
-        return [BidMade(seat=command.seat, bid=command.bid)]
-
-    def _fanbao_answerers(self, state: BanzipaoState, bao: int) -> list[int]:
+    def _fanbao_answerers(self, state: BanzipaoState, bao: int) -> tuple[int, ...]:
         """Who may answer ``bao``'s 包, in order: "如果有人选择包牌了，则他的下家还可以选择反包"."""
         n = state.config.players
-        after = [(bao + i) % n for i in range(1, n)]
+        after = tuple((bao + i) % n for i in range(1, n))
         return after[:1] if state.config.options.fanbao_rights == "next" else after
 
-    def _on_bid(self, state: BanzipaoState, event: BidMade) -> dict[str, Any]:
-        bids = (*state.bids, (event.seat, event.bid))
+    def heard(self, state: BanzipaoState, event: BidMade) -> Changes:
+        """The auction: "依次由闲家选择包牌或不包" — each speaks once from the dealer; a 包 is
+        answered by its answerers in turn; a 反包 starts a duel; when the order has gone round
+        without a 包 the dealer calls a card ("如果四人均发言完毕，仍无人包牌，则轮到庄家叫牌"),
+        and after a 包 nobody answered, its bidder leads."""
         n = state.config.players
-        if event.bid == "bao":  # one against three
-            return {
-                "bids": bids,
-                "bao": event.seat,
-                "turn": next_seat(event.seat, n),
-            }
-        if event.bid == "fanbao":  # a duel; the other two sit it out
+        if event.bid == "bao":
+            answerers = self._fanbao_answerers(state, event.seat)
+            return {"bao": event.seat, "to_speak": answerers, "turn": answerers[0]}
+        if event.bid == "fanbao":
             fighters = (state.bao, event.seat)
             return {
-                "bids": bids,
                 "fanbao": event.seat,
+                "to_speak": (),
                 "benched": tuple(s for s in range(n) if s not in fighters),
             } | self._play_from(state.bao)  # "均由包牌者首先出牌"
-        if state.bao is None:  # 不包
-            if len(bids) < n:  # "依次由闲家选择包牌或不包"
-                return {"bids": bids, "turn": next_seat(event.seat, n)}
-            # "如果四人均发言完毕，仍无人包牌，则轮到庄家叫牌"
-            return {"bids": bids, "phase": "call", "turn": state.dealer}
-        # 不反包
-        answerers = self._fanbao_answerers(state, state.bao)
-        declined = len(bids) - 1 - next(i for i, (s, b) in enumerate(bids) if b == "bao")
-        if declined < len(answerers):
-            return {"bids": bids, "turn": answerers[declined]}
-        return {"bids": bids} | self._play_from(state.bao)
+        if state.to_speak:
+            return {}
+        if state.bao is None:
+            return {"phase": "call", "turn": state.dealer}
+        return self._play_from(state.bao)
 
     @staticmethod
     def _play_from(seat: int | None) -> dict[str, Any]:
@@ -533,7 +508,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
 
     def _decide_call(self, state: BanzipaoState, command: CallCard) -> list[Event]:
         """ "此时庄家必须叫一张手中没有的牌"."""
-        self._require(state, "call")
+        self.require_phase(state, "call")
         if command.seat != state.turn:
             raise RuleError("not_your_turn")
         card = command.card
@@ -554,7 +529,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         if seat != state.turn:
             return []
         if state.phase == "bid":
-            return [Bid(seat=seat, bid=b) for b in self.bid_choices(state)]
+            return [Bid(seat=seat, bid=b) for b in self.words_now(state, seat)]
         if state.phase == "call":  # the highest cards first: a bot calls a strong partner
             own = set(state.hands[seat])
             return [
@@ -706,7 +681,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         out = super().view_extra(state, seat)
         out |= {
             "dealer": state.dealer,
-            "bids": [list(b) for b in state.bids],
+            "bids": [list(b) for b in state.said],
             "bao": state.bao,
             "fanbao": state.fanbao,
             "called_card": None if state.called is None else format_card(state.called),
@@ -719,12 +694,14 @@ class Banzipao(ClimbingGame[BanzipaoState]):
 
     def state_from_view_extra(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """For ``client.state_from_view``: the called card (the view names it by its code), the
-        bonuses, and where this round began (the view counts its cards)."""
+        auction's words (``bids``), the bonuses, and where this round began (the view counts its
+        cards)."""
         code = view.get("called_card")
         counts = view.get("counts") or ()
         played = HAND_SIZE * len(counts) - sum(counts)
         return {
             "called": None if code is None else parse_card(code),
+            "said": tuple((int(seat), str(word)) for seat, word in view.get("bids") or ()),
             "bonuses": tuple(ScoreLine(**line) for line in view.get("bonus_lines") or ()),
             "trick_start": played - int(view.get("trick_cards") or 0),
         }

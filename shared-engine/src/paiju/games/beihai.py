@@ -32,7 +32,9 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from paiju.cards import RANKS, Card, Hand, build_deck, parse_card
 from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo, group_by_rank
+from paiju.errors import register_messages
 from paiju.table import Config, OptionLabel
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged
 
 FOUR_D: Card = parse_card("4D")  # the lowest card: its holder leads the first hand
 SPADE_THREE: Card = parse_card("3S")  # the highest card
@@ -101,8 +103,6 @@ OPTION_LABELS: dict[str, OptionLabel] = {
 
 # --- the words both Beihai games share (paiju.words): the five-card plays and the four, beside the
 # climbing core's; imported here so that the block stands on its own
-from paiju.errors import register_messages  # noqa: E402
-from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged  # noqa: E402
 
 WORDS = merged(
     CORE_WORDS,

@@ -25,7 +25,7 @@ from paiju.climbing import (
     take,
     windows,
 )
-from paiju.errors import RuleError
+from paiju.errors import RuleError, register_messages
 from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
 from paiju.table import (
     MATCH_HANDS,
@@ -37,6 +37,7 @@ from paiju.table import (
     holder_of,
     next_seat,
 )
+from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged
 
 ACE, TWO = 11, 12
 PLAIN_ORDER: tuple[int, ...] = tuple(range(12))  # 3 .. A: 2 never enters a run
@@ -78,9 +79,34 @@ class GuanpaiOptions:
     hands: int = 1
 
 
-# the lobby's names of the options (``TableGame.option_catalogue``); ``removed``, ``first_lead``
-# and ``plane_wings`` are lists, not offered there
+# the lobby's names of the options (``TableGame.option_catalogue``); the lists come with the
+# variants' values as named presets
 OPTION_LABELS: dict[str, OptionLabel] = {
+    "removed": OptionLabel(
+        "去掉的牌",
+        "Cards taken out of the deck",
+        presets=(
+            (
+                "波克城市：去掉♥2 ♦2 ♣2 ♦A",
+                "波克城市: without 2♥ 2♦ 2♣ A♦",
+                ("2H", "2D", "2C", "AD"),
+            ),
+            ("主流：去掉♥2 ♣2 ♦2 ♠A", "Mainstream: without 2♥ 2♣ 2♦ A♠", ("2H", "2C", "2D", "AS")),
+        ),
+    ),
+    "first_lead": OptionLabel(
+        "定先出的牌（依次找持有者）",
+        "The cards that choose the first leader (the first one held)",
+        presets=(
+            ("♦3 先出", "3♦ leads", ("3D",)),
+            ("♠3 先出，没有则 ♠4…", "3♠ leads, else 4♠ …", SPADE_LADDER),
+        ),
+    ),
+    "plane_wings": OptionLabel(
+        "飞机带翅膀：几连飞机可带",
+        "Planes with wings: runs of how many triples",
+        presets=(("二连、三连可带", "runs of 2 or 3", (2, 3)), ("不可带翅膀", "no wings", ())),
+    ),
     "later_lead": OptionLabel(
         "之后各局谁先出",
         "Who leads the later hands",
@@ -202,8 +228,6 @@ VARIANT_OPTIONS: dict[str, GuanpaiOptions] = {
 
 # --- the words of 关牌 (paiju.words): its plays, score lines and refusals, beside the shared ones;
 # imported here so that the block stands on its own
-from paiju.errors import register_messages  # noqa: E402
-from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged  # noqa: E402
 
 WORDS = merged(
     CORE_WORDS,
@@ -421,6 +445,12 @@ class Guanpai(ClimbingGame[GuanpaiState]):
 
     def hand_size(self, config: Config[Any]) -> int:
         return 16
+
+    def check_config(self, config: Config[Any]) -> None:
+        """The cards that choose the first leader must be card codes too."""
+        super().check_config(config)
+        for code in config.options.first_lead:
+            parse_card(code)
 
     def first_turn(self, state: GuanpaiState, hands: tuple[Hand, ...]) -> int:
         o: GuanpaiOptions = state.config.options

@@ -17,10 +17,13 @@ from typing import Any, ClassVar, Literal
 
 from paiju.cards import Card, Hand
 from paiju.climbing import ClimbState
+from paiju.errors import register_messages
 from paiju.games.beihai import FOUR_D, BeihaiGame, BeihaiRules
 from paiju.games.beihai import OPTION_LABELS as BEIHAI_LABELS
+from paiju.games.beihai import WORDS as BEIHAI_WORDS
 from paiju.protocol import HandEnded, ScoreLine, net_scores
 from paiju.table import Changes, Config, GameInfo, OptionLabel, Variant, holder_of
+from paiju.words import Words, merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +64,6 @@ OPTION_LABELS: dict[str, OptionLabel] = BEIHAI_LABELS | {
 
 # --- the words of 条数 (paiju.words): its score lines and its match count, beside the Beihai games'
 # words; imported here so that the block stands on its own
-from paiju.errors import register_messages  # noqa: E402
-from paiju.games.beihai import WORDS as BEIHAI_WORDS  # noqa: E402
-from paiju.words import Words, merged  # noqa: E402
 
 WORDS = merged(
     BEIHAI_WORDS,
