@@ -10,6 +10,7 @@ import httpx
 from integration.harness import Stack, logged_states, new_table, play_watched
 from integration.test_hidden_information import cards_in
 from paiju.cards import card_codes
+from paiju.games.banzipao import partner_of
 from paiju.protocol import BidMade, CardCalled, HandEnded, Played
 
 
@@ -25,7 +26,7 @@ async def test_the_partner_stays_secret_until_the_called_card_is_played(
         i for i, e in enumerate(events) if isinstance(e, Played) and call.card in e.cards
     )
     ended = next(i for i, e in enumerate(events) if isinstance(e, HandEnded))
-    partner = states[called_at + 1].partner  # type: ignore[attr-defined]
+    partner = partner_of(states[called_at + 1])  # type: ignore[arg-type]
     assert partner is not None and partner != call.seat
 
     secret = shown = 0

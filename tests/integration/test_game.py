@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from integration.harness import Socket, Stack, join, new_table, play_seat, wait_status
+from paiju.protocol import SCHEMA_VERSION
 
 PAIJU = str(Path(sys.executable).parent / "paiju")
 
@@ -57,7 +58,12 @@ async def test_a_person_and_two_bots_play_to_the_result_that_audit_confirms(
     assert log["result"]["hands"][-1] == over["result"]
     assert len(log["events"]) == report["events"]
     assert path.read_text().splitlines()[0] == json.dumps(
-        {"type": "paiju_log", "v": 1, "table": table, "config": log["header"]["config"]},
+        {
+            "type": "paiju_log",
+            "v": SCHEMA_VERSION,
+            "table": table,
+            "config": log["header"]["config"],
+        },
         separators=(",", ":"),
         ensure_ascii=False,
     )
