@@ -112,6 +112,21 @@ class Play(Command):
     reading: Reading | None = None
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def trusted_play(seat: int, cards: Hand, reading: Reading | None = None) -> Play:
+    """``Play(seat, cards, reading)`` made without ``__init__``'s keyword handling: the hot path
+    of ``legal_moves``, which makes a play for every candidate (the engine's own, trusted
+    values: nothing is checked either way)."""
+    play: Play = _new(Play)
+    _set(play, "seat", seat)
+    _set(play, "cards", cards)
+    _set(play, "reading", reading)
+    return play
+
+
 @dataclass(frozen=True, slots=True)
 class Pass(Command):
     TYPE: ClassVar[str] = "pass"

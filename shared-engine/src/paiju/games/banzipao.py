@@ -413,6 +413,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     state_type = BanzipaoState
     seat_phases = frozenset({"bid", "call", "play"})
     speaking_phases = frozenset({"bid"})
+    captures_tricks = True  # "此人抓得本轮出牌的所有牌"
     bomb_kinds = frozenset({"bomb", "banzipao", "dou", "guntong"})
     option_labels = OPTION_LABELS
     words = WORDS
@@ -480,7 +481,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         after = tuple((bao + i) % n for i in range(1, n))
         return after[:1] if state.config.options.fanbao_rights == "next" else after
 
-    def heard(self, state: BanzipaoState, event: BidMade) -> Changes:
+    def heard(self, state: BanzipaoState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         """The auction: "依次由闲家选择包牌或不包" — each speaks once from the dealer; a 包 is
         answered by its answerers in turn; a 反包 starts a duel; when the order has gone round
         without a 包 the dealer calls a card ("如果四人均发言完毕，仍无人包牌，则轮到庄家叫牌"),
@@ -496,7 +497,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
                 "to_speak": (),
                 "benched": tuple(s for s in range(n) if s not in fighters),
             } | self._play_from(state.bao)  # "均由包牌者首先出牌"
-        if state.to_speak:
+        if to_speak:
             return {}
         if state.bao is None:
             return {"phase": "call", "turn": state.dealer}
