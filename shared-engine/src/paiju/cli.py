@@ -16,7 +16,7 @@ from paiju.cards import format_card, format_cards, parse_card, parse_cards
 from paiju.errors import NotationError, RuleError
 from paiju.log import Audit, audit, write_log
 from paiju.protocol import Command, Event, HandEnded, Pass, Play
-from paiju.registry import get_game
+from paiju.registry import GAMES, get_game
 from paiju.simulate import table_command
 from paiju.table import TableState
 from paiju.words import Text, Words
@@ -299,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_audit.add_argument("--json", action="store_true", help="print the report as JSON")
     p_audit.set_defaults(run=cmd_audit)
     p_play = sub.add_parser("play", help="play a game in the terminal against bots")
-    p_play.add_argument("game", nargs="?", default="guanpai")
+    first_game = next(iter(GAMES))  # the catalogue's first game
+    p_play.add_argument("game", nargs="?", default=first_game, help=f"default: {first_game}")
     p_play.add_argument("--variant", default=None)
     p_play.add_argument("--seat", type=int, default=0)
     p_play.add_argument("--seed", default=None, help="the server seed (default: random)")
