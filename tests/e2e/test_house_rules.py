@@ -5,6 +5,7 @@ with 反包 and makes the match two hands long; the table is created with exactl
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 from e2e.conftest import Browsers
@@ -53,6 +54,47 @@ def test_a_table_is_created_with_the_house_rules_chosen_in_the_lobby(
         line = page.locator("#house-rules-line")
         line.wait_for()
         assert line.inner_text() == "房规：其他人依次可反包；局数：2"
+        watch.assert_clean()
+    finally:
+        people.close()
+
+
+def test_a_list_option_is_chosen_from_its_named_presets_or_typed(
+    browser: Any, stack: Stack, artifacts: Path
+) -> None:
+    """关牌's lists are house rules too: the cards taken out chosen by a named preset, the planes
+    with wings typed as a list; the table gets exactly those lists and names them."""
+    people = Browsers(browser, stack)
+    try:
+        page, watch = people.page()
+        open_lobby(page, stack, "guanpai")
+        page.select_option("#create-game", "guanpai")
+        page.select_option("#create-variant", "boke")
+        page.click("#house-rules > summary")
+        assert page.input_value("#opt-removed") == "2H 2D 2C AD"  # the variant's default
+        page.select_option("#opt-removed-preset", "1")  # 主流: without ♥2 ♣2 ♦2 ♠A
+        assert page.input_value("#opt-removed") == "2H 2C 2D AS"
+        page.fill("#opt-plane_wings", "2")
+        assert page.input_value("#opt-plane_wings-preset") == "custom"  # no preset says "2"
+        page.locator("#opt-plane_wings").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "house-rules-lobby.png"))
+        page.select_option("#create-opponents", "bots")
+        with page.expect_request(
+            lambda r: r.method == "POST" and r.url.endswith("/api/tables")
+        ) as created:
+            page.click("#create-submit")
+        sent = created.value.post_data_json["options"]
+        assert sent == {"removed": ["2H", "2C", "2D", "AS"], "plane_wings": [2]}
+        page.wait_for_url("**/#/table/*")
+        table = page.url.rsplit("/", 1)[1]
+        options = stack.api(f"/api/tables/{table}")["options"]
+        assert options["removed"] == ["2H", "2C", "2D", "AS"] and options["plane_wings"] == [2]
+        line = page.locator("#house-rules-line")
+        line.wait_for()
+        text = line.inner_text()
+        assert "主流：去掉♥2 ♣2 ♦2 ♠A" in text and "飞机带翅膀：几连飞机可带：2" in text, text
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(artifacts / "house-rules-list-390.png"), full_page=True)
         watch.assert_clean()
     finally:
         people.close()

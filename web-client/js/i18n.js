@@ -32,6 +32,7 @@ const STRINGS = {
   houseRulesHint: ["不改即按所选规则的默认玩法。", "Leave as is for the rules' defaults."],
   houseRulesLine: ["房规：{rules}", "House rules: {rules}"],
   optionOff: ["否", "no"],
+  customList: ["自定义", "Custom"],
   createAndSit: ["创建并入座", "Create and sit down"],
   creating: ["正在创建…", "Creating…"],
   liveTables: ["正在进行", "Live tables"],

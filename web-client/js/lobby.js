@@ -73,15 +73,25 @@ function listControl(option, id) {
   const text = (value) => value.join(" ");
   const input = h(`input#${id}`, { type: "text", name: option.name, value: text(option.default), spellcheck: false });
   const presets = option.presets ?? [];
+  // the preset the list is, or "custom" once it is typed into something else
+  const presetOf = (value) => {
+    const i = presets.findIndex((p) => text(p.value) === value.trim().split(/[\s,，]+/).filter(Boolean).join(" "));
+    return i < 0 ? "custom" : String(i);
+  };
   const picker = presets.length
     ? h(
         `select#${id}-preset`,
         { name: `${option.name}-preset`, "aria-label": both(option) },
-        presets.map((p, i) => h("option", { value: String(i), selected: text(p.value) === text(option.default) }, both(p))),
+        presets.map((p, i) => h("option", { value: String(i) }, both(p))),
+        h("option", { value: "custom", disabled: true }, t("customList")),
       )
     : null;
+  if (picker) picker.value = presetOf(input.value);
   picker?.addEventListener("change", () => {
     input.value = text(presets[Number(picker.value)].value);
+  });
+  input.addEventListener("input", () => {
+    if (picker) picker.value = presetOf(input.value);
   });
   const read = () => {
     const items = input.value.split(/[\s,，]+/).filter(Boolean);
