@@ -9,7 +9,7 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck unit soak wheel bench clean
+.PHONY: run test lint typecheck unit soak wheel bench load clean
 
 $(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,13 @@ soak: $(STAMP)
 
 bench: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(PY) bench/run.py
+
+## load: real WebSocket players at every seat of TABLES tables (PACE moves/s each, 0: closed loop)
+## against a system the tool starts itself; see bench/load.py for every flag
+TABLES ?= 100
+PACE ?= 0
+load: $(STAMP) wheel
+	$(PY) bench/load.py --tables $(TABLES) --pace $(PACE)
 
 clean:
 	rm -rf $(VENV) .venv-bench .bench-engines $(WHEEL_DIR) web-client/node_modules var

@@ -1,0 +1,460 @@
+"""The load tool: real WebSocket players at every seat of N tables, against a running system.
+
+    python bench/load.py --tables 100 --pace 1 --duration 20          # starts its own system
+    python bench/load.py --tables 10 --gateway http://127.0.0.1:8000  # an already running one
+
+Each table is created and filled over HTTP; every seat opens the table's WebSocket, says hello with
+its token and, whenever its view says it is to move, plays one of its legal moves at random (the
+moves of the state frame, or the engine's own ``SeatClient`` when a frame carries none). A table
+whose match ends is replaced by a new one, so N tables stay live. Closed loop (the default) plays
+as soon as it may; ``--pace R`` makes each table play R moves a second.
+
+Measured while the run lasts, after a warm-up: accepted moves a second, move → view latency (from
+sending a command to receiving the state frame of its first event on the same socket) at p50, p95,
+p99 and max, errors by code, stuck tables (live, but no event for ``--stuck`` seconds at the end),
+the CPU each process of the system used (from /proc), and, as the reference, raw JetStream acked
+publishes from nats-py at the same concurrency in the same run. ``--json`` prints the report as
+JSON (bench/run.py reads it).
+
+When no ``--gateway`` is given the tool starts a system with the project's launcher on free ports
+and a store in a temporary folder, with the gateway's per-client rate limits raised (the load comes
+from one address), and stops it at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# --- the system under load ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class System:
+    """A system started by the launcher in a temporary folder."""
+
+    folder: Path
+    gateway: str
+    nats_url: str
+    proc: subprocess.Popen[bytes]
+
+    @classmethod
+    def start(cls, copies: int) -> System:
+        folder = Path(tempfile.mkdtemp(prefix="paiju-load-"))
+        nats_port, monitor_port, http_port = free_port(), free_port(), free_port()
+        conf = folder / "nats.conf"
+        conf.write_text(
+            f"listen: 127.0.0.1:{nats_port}\nhttp: 127.0.0.1:{monitor_port}\n"
+            f"max_payload: 1MB\njetstream {{\n  store_dir: {json.dumps(str(folder / 'js'))}\n"
+            "  max_file_store: 10GB\n  max_memory_store: 256MB\n}\n"
+        )
+        toml = folder / "load.toml"
+        processes = "".join(
+            f'[[process]]\nname = "{name}"\nservice = "{name}"\ncopies = {copies}\n{extra}\n'
+            for name, extra in (
+                ("tables", ""),
+                ("bots", ""),
+                ("gateway", f"port = {http_port}\n"),
+            )
+        )
+        toml.write_text(
+            f"logs = {json.dumps(str(folder / 'logs'))}\n\n"
+            f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = [{json.dumps(str(conf))}]\n\n'
+            "[settings]\nreplicas = 1\nbot_delay = 0.0\nhttp_rate = 100000.0\n"
+            "http_burst = 100000\nframe_rate = 1000.0\nframe_burst = 1000\n\n" + processes
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "paiju_services.launcher", str(toml)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        system = cls(folder, f"http://127.0.0.1:{http_port}", f"nats://127.0.0.1:{nats_port}", proc)
+        system.wait_ready()
+        return system
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the launcher exited with {self.proc.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.gateway + "/api/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.2)
+        raise SystemExit("the system did not become healthy")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def processes_of(root_pid: int) -> dict[int, str]:
+    """Every descendant of ``root_pid``: pid → a short name (nats-server, tables-0, gateway-0 …)."""
+    children: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry.name))
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            names[int(entry.name)] = process_name([a.decode(errors="replace") for a in argv])
+    found: dict[int, str] = {}
+    todo = list(children.get(root_pid, []))
+    while todo:
+        pid = todo.pop()
+        found[pid] = names.get(pid, str(pid))
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def process_name(argv: list[str]) -> str:
+    if argv and argv[0].endswith("nats-server"):
+        return "nats-server"
+    if "--instance" in argv:
+        return argv[argv.index("--instance") + 1]
+    return Path(argv[0]).name if argv else "?"
+
+
+def cpu_seconds(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    return 0.0
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    accepted: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    matches: int = 0
+    measuring: bool = False
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+@dataclass
+class Table:
+    """A live table and when it last moved."""
+
+    id: str = ""
+    last_event: float = field(default_factory=time.monotonic)
+    next_move: float = 0.0
+    over: bool = False
+
+
+class Load:
+    def __init__(self, args: argparse.Namespace, gateway: str) -> None:
+        self.args = args
+        self.gateway = gateway
+        self.ws_base = gateway.replace("http", "ws", 1)
+        self.stats = Stats()
+        self.rng = random.Random(args.seed)
+        self.ids = itertools.count()
+        self.tables: list[Table] = []
+        self.stop = asyncio.Event()
+
+    async def create(self, http: httpx.AsyncClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        body: dict[str, Any] = {"game": self.args.game, "options": {}}
+        if self.args.variant:
+            body["variant"] = self.args.variant
+        if self.args.hands:
+            body["options"]["hands"] = self.args.hands
+        table = (await http.post("/api/tables", json=body)).raise_for_status().json()
+        seats = []
+        for seat in range(table["players"]):
+            reply = await http.post(
+                f"/api/tables/{table['id']}/seats", json={"name": f"load{seat}", "seat": seat}
+            )
+            seats.append(reply.raise_for_status().json())
+        return table, seats
+
+    async def run_table(self, http: httpx.AsyncClient, slot: Table) -> None:
+        """Play tables in this slot one after another until the run ends."""
+        while not self.stop.is_set():
+            try:
+                table, seats = await self.create(http)
+            except (httpx.HTTPError, OSError) as exc:
+                self.stats.error(f"create:{type(exc).__name__}")
+                await asyncio.sleep(1)
+                continue
+            slot.id, slot.over, slot.last_event = table["id"], False, time.monotonic()
+            config = {k: table[k] for k in ("game", "variant", "players", "options")}
+            players = [self.play_seat(slot, config, seat) for seat in seats]
+            await asyncio.gather(*players)
+            if slot.over:
+                self.stats.matches += 1
+
+    async def play_seat(self, slot: Table, config: dict[str, Any], seat: dict[str, Any]) -> None:
+        engine: Any = None
+        sent: dict[str, float] = {}
+        async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            while not self.stop.is_set() and not slot.over:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                frame = json.loads(raw)
+                kind = frame["type"]
+                now = time.monotonic()
+                if kind == "over":
+                    slot.over = True
+                    return
+                if kind == "error":
+                    self.stats.error(frame["code"])
+                    sent.pop(frame.get("id") or "", None)
+                    continue
+                if kind == "ack":
+                    if self.stats.measuring:
+                        self.stats.accepted += 1
+                    continue
+                if kind != "state":
+                    continue
+                slot.last_event = now
+                for command_id, started in list(sent.items()):
+                    if self.stats.measuring:
+                        self.stats.latencies.append(now - started)
+                    del sent[command_id]
+                view = frame["view"]
+                if not frame.get("settled", True) or view.get("turn") != seat["seat"]:
+                    continue
+                if view.get("phase") in (None, "over", "finished"):
+                    continue
+                moves = frame.get("moves")
+                if moves is None:
+                    if engine is None:
+                        from paiju.client import SeatClient
+
+                        engine = SeatClient(json.dumps(config))
+                    moves = json.loads(engine.update(json.dumps(view)))["moves"]
+                if not moves:
+                    continue
+                if self.args.pace:
+                    wait = slot.next_move - now
+                    slot.next_move = max(now, slot.next_move) + 1.0 / self.args.pace
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                command_id = f"l{next(self.ids)}"
+                sent[command_id] = time.monotonic()
+                move = self.rng.choice(moves)
+                await ws.send(json.dumps({"type": "command", "id": command_id, "command": move}))
+
+    async def run(self) -> dict[str, Any]:
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+        async with httpx.AsyncClient(base_url=self.gateway, timeout=30, limits=limits) as http:
+            self.tables = [Table() for _ in range(self.args.tables)]
+            tasks = []
+            for slot in self.tables:
+                tasks.append(asyncio.create_task(self.run_table(http, slot)))
+                await asyncio.sleep(self.args.ramp / max(1, self.args.tables))
+            await asyncio.sleep(self.args.warmup)
+            self.stats.measuring = True
+            started = time.monotonic()
+            await asyncio.sleep(self.args.duration)
+            self.stats.measuring = False
+            elapsed = time.monotonic() - started
+            now = time.monotonic()
+            stuck = sum(
+                1
+                for t in self.tables
+                if t.id and not t.over and now - t.last_event > self.args.stuck
+            )
+            self.stop.set()
+            await asyncio.wait(tasks, timeout=10)
+        return {"elapsed_s": elapsed, "stuck": stuck}
+
+
+# --- the raw JetStream reference ----------------------------------------------------------------
+
+
+async def raw_jetstream(nats_url: str, writers: int, seconds: float) -> float:
+    """Acked publishes a second to a scratch file stream, ``writers`` at once, each on its own
+    subject with the expected-last-subject-sequence and message-id headers a command carries."""
+    import nats
+
+    nc = await nats.connect(nats_url)
+    js = nc.jetstream()
+    stream = f"LOADREF{os.getpid()}"
+    await js.add_stream(name=stream, subjects=[f"loadref{os.getpid()}.>"], storage="file")
+    count = 0
+    deadline = time.monotonic() + seconds
+    payload = b'{"type":"played","seat":0,"cards":["3D"]}'
+
+    async def writer(n: int) -> None:
+        nonlocal count
+        last = 0
+        for i in itertools.count():
+            if time.monotonic() >= deadline:
+                return
+            headers = {
+                "Nats-Expected-Last-Subject-Sequence": str(last),
+                "Nats-Msg-Id": f"{n}-{i}",
+            }
+            ack = await js.publish(f"loadref{os.getpid()}.{n}", payload, headers=headers)
+            last = ack.seq
+            count += 1
+
+    started = time.monotonic()
+    await asyncio.gather(*(writer(n) for n in range(writers)))
+    rate = count / (time.monotonic() - started)
+    await js.delete_stream(stream)
+    await nc.close()
+    return rate
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(args: argparse.Namespace, out: dict[str, Any]) -> str:
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value * 1000:.1f} ms"
+
+    lines = [
+        f"tables {args.tables} ({'paced ' + str(args.pace) + ' moves/s each' if args.pace else 'closed loop'}),"
+        f" {out['elapsed_s']:.1f} s measured",
+        f"accepted moves/s: {out['moves_per_s']:.0f}",
+        "move → view: p50 {} · p95 {} · p99 {} · max {}".format(
+            *(ms(out["latency_s"][k]) for k in ("p50", "p95", "p99", "max"))
+        ),
+        f"matches finished: {out['matches']}; stuck tables: {out['stuck']}",
+        f"errors: {out['errors'] or 'none'}",
+        "CPU (cores): "
+        + ", ".join(f"{name} {cores:.2f}" for name, cores in sorted(out["cpu_cores"].items())),
+    ]
+    if out.get("raw_acks_per_s") is not None:
+        ratio = out["moves_per_s"] / out["raw_acks_per_s"] if out["raw_acks_per_s"] else 0
+        lines.append(
+            f"raw JetStream acked publishes/s at {args.tables} writers: "
+            f"{out['raw_acks_per_s']:.0f} (moves are {ratio:.1%} of it)"
+        )
+    return "\n".join(lines)
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    system = None if args.gateway else System.start(args.copies)
+    try:
+        gateway = args.gateway or system.gateway  # type: ignore[union-attr]
+        root = system.proc.pid if system else None
+        load = Load(args, gateway)
+        pids = processes_of(root) if root else {}
+        cpu_before = {pid: cpu_seconds(pid) for pid in pids}
+        run_task = asyncio.create_task(load.run())
+        # CPU over the measured window only
+        await asyncio.sleep(args.ramp + args.warmup)
+        pids = processes_of(root) if root else {}
+        cpu_before = {pid: cpu_seconds(pid) for pid in pids}
+        window_start = time.monotonic()
+        result = await run_task
+        window = time.monotonic() - window_start
+        cpu: dict[str, float] = {}
+        for pid, name in pids.items():
+            cpu[name] = cpu.get(name, 0.0) + (cpu_seconds(pid) - cpu_before.get(pid, 0.0)) / window
+        stats = load.stats
+        latencies = stats.latencies
+        out: dict[str, Any] = {
+            "tables": args.tables,
+            "pace": args.pace,
+            "elapsed_s": result["elapsed_s"],
+            "moves_per_s": stats.accepted / result["elapsed_s"],
+            "latency_s": {
+                "p50": statistics.median(latencies) if latencies else None,
+                "p95": percentile(latencies, 0.95),
+                "p99": percentile(latencies, 0.99),
+                "max": max(latencies) if latencies else None,
+            },
+            "samples": len(latencies),
+            "errors": stats.errors,
+            "matches": stats.matches,
+            "stuck": result["stuck"],
+            "cpu_cores": cpu,
+            "raw_acks_per_s": None,
+        }
+        if args.raw and system is not None:
+            out["raw_acks_per_s"] = await raw_jetstream(system.nats_url, args.tables, args.raw)
+        return out
+    finally:
+        if system is not None:
+            system.stop()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="moves/s per table (0: closed loop)"
+    )
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--ramp", type=float, default=2.0, help="seconds to start every table")
+    parser.add_argument("--stuck", type=float, default=10.0, help="seconds without an event")
+    parser.add_argument("--game", default="guanpai")
+    parser.add_argument("--variant", default="boke")
+    parser.add_argument("--hands", type=int, default=0, help="hands per match (0: the game's)")
+    parser.add_argument("--copies", type=int, default=1, help="copies of each service")
+    parser.add_argument("--gateway", default="", help="a running gateway's URL (else start one)")
+    parser.add_argument("--raw", type=float, default=5.0, help="seconds of raw JetStream (0: none)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    out = asyncio.run(main_async(args))
+    print(json.dumps(out) if args.json else report(args, out))
+    return 1 if out["stuck"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
