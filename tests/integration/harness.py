@@ -60,8 +60,16 @@ class Proc:
             self.proc.kill()
             self.proc.wait(10)
 
+    def pause(self) -> None:
+        """SIGSTOP: the process hangs (it keeps its connections; nothing it was sent is lost)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a paused process cannot stop
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(10)

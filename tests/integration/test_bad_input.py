@@ -7,9 +7,14 @@ import asyncio
 from typing import Any
 
 import httpx
+import nats
 import pytest
 
 from integration.harness import Socket, Stack, join, new_table, raw_log
+from paiju_services.config import Settings
+from paiju_services.errors import ServiceError
+from paiju_services.messages import SeatCommand
+from paiju_services.tables import TableService
 
 CARD_CODES = [r + s for r in "3456789TJQKA2" for s in "SHCD"]
 
@@ -325,3 +330,270 @@ async def test_a_client_over_the_http_rate_limit_is_refused_and_nothing_it_sent_
         if reply.status_code != 429:
             break
     assert reply.status_code == 200, reply.text
+
+
+async def test_every_field_has_exactly_its_json_type(
+    stack: Stack, http: httpx.AsyncClient, table: Table
+) -> None:
+    """A string where a number belongs (``"seat": "1"``), a number where a string belongs, a float
+    or a boolean for an integer: refused with ``bad_request`` (or ``bad_frame``), not converted."""
+    before = await snapshot(stack, table.id)
+    open_table = await new_table(http)
+    open_before = await snapshot(stack, open_table)
+    me = table.turn
+    auth = {"Authorization": f"Bearer {table.tokens[me]}"}
+    cases: list[tuple[str, dict[str, Any]]] = [
+        (f"/api/tables/{open_table}/seats", {"name": "Ann", "seat": "1"}),
+        (f"/api/tables/{open_table}/seats", {"name": "Ann", "seat": 1.0}),
+        (f"/api/tables/{open_table}/seats", {"name": "Ann", "seat": True}),
+        (f"/api/tables/{open_table}/seats", {"name": 7}),
+        (f"/api/tables/{open_table}/seats", {"name": "Ann", "seed": 12345}),
+        (f"/api/tables/{open_table}/bots", {"seats": ["1"]}),
+        ("/api/tables", {"game": "guanpai", "players": "3"}),
+        ("/api/tables", {"game": "guanpai", "options": {"hands": "2"}}),
+        ("/api/tables", {"game": "guanpai", "options": {"hands": 2.0}}),
+        (f"/api/tables/{table.id}/commands", {"id": 5, "command": {"type": "pass", "seat": me}}),
+        (
+            f"/api/tables/{table.id}/commands",
+            {"id": "x", "command": {"type": "pass", "seat": str(me)}},
+        ),
+        (
+            f"/api/tables/{table.id}/commands",
+            {"id": "x", "command": {"type": "pass", "seat": 1.0 * me}},
+        ),
+    ]
+    for url, body in cases:
+        r = await http.post(url, json=body, headers=auth if "commands" in url else {})
+        assert r.status_code in (400, 422), (url, body, r.status_code, r.text)
+        is_error(r.json(), "bad_request" if r.status_code == 400 else "bad_config")
+    # nobody sat down at the open table, and no bot either
+    seats = (await http.get(f"/api/tables/{open_table}")).json()["seats"]
+    assert {s["kind"] for s in seats} == {"empty"}
+
+    sock = await Socket.open(stack.ws, table.id, table.tokens[me])
+    frames: list[tuple[dict[str, Any], str]] = [
+        (
+            {"type": "command", "id": "a", "command": {"type": "pass", "seat": str(me)}},
+            "bad_request",
+        ),
+        (
+            {"type": "command", "id": "a", "command": {"type": "pass", "seat": me == 1}},
+            "bad_request",
+        ),
+        ({"type": "command", "id": 1, "command": {"type": "pass", "seat": me}}, "bad_frame"),
+        ({"type": "ping", "nonce": 1.5}, "bad_frame"),
+        ({"type": "hello", "token": ["x"]}, "bad_frame"),
+    ]
+    for frame, code in frames:
+        await sock.send(frame)
+        is_error(await sock.expect("error"), code)
+    await sock.send({"type": "ping", "nonce": "still open"})
+    assert (await sock.expect("pong"))["nonce"] == "still open"
+    await sock.close()
+    assert await snapshot(stack, table.id) == before
+    assert await snapshot(stack, open_table) == open_before
+
+
+async def test_names_are_trimmed_and_refused_with_control_characters_or_too_long(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table_id = await new_table(http)
+    before = await snapshot(stack, table_id)
+    url = f"/api/tables/{table_id}/seats"
+    refused = [
+        ("Ann\nBob", "bad_name"),
+        ("Ann\tBob", "bad_name"),
+        ("Ann\x00", "bad_name"),
+        ("\x1b[31mred", "bad_name"),
+        ("evil\u202etxt.exe", "bad_name"),  # a right-to-left override
+        ("zero\u200bwidth", "bad_name"),
+        ("line\u2028break", "bad_name"),
+        ("x" * 33, "name_length"),
+        ("牌" * 33, "name_length"),
+        ("   ", "name_length"),
+        ("", "name_length"),
+    ]
+    for name, code in refused:
+        r = await http.post(url, json={"name": name})
+        assert r.status_code == 400, (name, r.text)
+        is_error(r.json(), code)
+    seats = (await http.get(f"/api/tables/{table_id}")).json()["seats"]
+    assert {s["kind"] for s in seats} == {"empty"}
+    assert await snapshot(stack, table_id) == before
+    # trimmed, and what is inside kept: 32 characters is the most
+    for seat, (name, kept) in enumerate(
+        [("  Alice \n", "Alice"), ("\u3000张三\u3000", "张三"), ("牌" * 32, "牌" * 32)]
+    ):
+        r = await http.post(url, json={"name": name, "seat": seat})
+        assert r.status_code == 201, r.text
+        assert (await http.get(f"/api/tables/{table_id}")).json()["seats"][seat]["name"] == kept
+
+
+def nested(depth: int, inner: str = "1") -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+async def test_deep_nesting_is_refused_before_parsing_over_http(
+    stack: Stack, http: httpx.AsyncClient, table: Table
+) -> None:
+    """A deeply nested value is answered ``bad_json`` (400), whatever the depth and wherever it
+    hides (a string full of brackets is no nesting); never 500."""
+    before = await snapshot(stack, table.id)
+    auth = {
+        "Authorization": f"Bearer {table.tokens[table.turn]}",
+        "Content-Type": "application/json",
+    }
+    bodies = [
+        ("/api/tables", nested(1000)),
+        ("/api/tables", '{"game": "guanpai", "options": {"x": ' + nested(900) + "}}"),
+        ("/api/tables", '{"game": "guanpai", "options": {"x": ' + nested(33) + "}}"),
+        ("/api/tables", "{" * 5000),
+        (f"/api/tables/{table.id}/seats", '{"name": ' + nested(5000) + "}"),
+        (f"/api/tables/{table.id}/bots", '{"seats": ' + nested(2000) + "}"),
+        (
+            f"/api/tables/{table.id}/commands",
+            '{"id": "deep", "command": {"type": "pass", "seat": 0, "x": ' + nested(4000) + "}}",
+        ),
+    ]
+    for url, body in bodies:
+        r = await http.post(url, content=body.encode(), headers=auth)
+        assert r.status_code == 400, (url, len(body), r.status_code, r.text)
+        is_error(r.json(), "bad_json")
+        assert "nested" in r.json()["en"]
+    # brackets in a string are text, not nesting: this body gets as far as the engine
+    r = await http.post(
+        "/api/tables", json={"game": "guanpai", "options": {"nope": nested(500, '"x"')}}
+    )
+    assert r.status_code == 422, r.text
+    is_error(r.json(), "bad_config")
+    assert await snapshot(stack, table.id) == before
+
+
+async def test_deep_nesting_on_the_websocket_gets_bad_json_and_the_socket_stays_usable(
+    stack: Stack, table: Table
+) -> None:
+    before = await snapshot(stack, table.id)
+    me = table.turn
+    sock = await Socket.open(stack.ws, table.id, table.tokens[me])
+    frames = [
+        nested(1000),
+        "{" * 1500,
+        '{"type": "command", "id": "deep", "command": {"type": "pass", "seat": 0, "x": '
+        + nested(1500)
+        + "}}",
+        '{"type": "ping", "nonce": ' + nested(40) + "}",
+    ]
+    for frame in frames:
+        await sock.send(frame)
+        is_error(await sock.expect("error"), "bad_json")
+        await sock.send({"type": "ping", "nonce": len(frame)})
+        assert (await sock.expect("pong"))["nonce"] == len(frame)
+    # and the seat can still act: a sync answers its state with its moves
+    await sock.send({"type": "sync"})
+    state = await sock.expect("state")
+    assert state["moves"]
+    await sock.close()
+    assert await snapshot(stack, table.id) == before
+
+
+async def test_a_rate_limited_command_is_answered_with_its_command_id(
+    stack: Stack, table: Table
+) -> None:
+    """A client over its frame rate gets ``rate_limited`` for each command it sent too fast, with
+    that command's id, so it knows which controls to unlock; nothing is applied."""
+    before = await snapshot(stack, table.id)
+    other = (table.turn + 1) % 3  # not this seat's turn: every command it sends is refused
+    sock = await Socket.open(stack.ws, table.id, table.tokens[other])
+    sent = [f"fast-{i}" for i in range(90)]
+    for command_id in sent:
+        await sock.send(
+            {"type": "command", "id": command_id, "command": {"type": "pass", "seat": other}}
+        )
+    errors = [await sock.expect("error") for _ in sent]
+    limited = [e for e in errors if e["code"] == "rate_limited"]
+    assert limited, errors
+    assert all(e["id"] in sent for e in errors), errors
+    assert sorted(e["id"] for e in errors) == sorted(sent)  # one answer per command, by its id
+    is_error(limited[0], "rate_limited")
+    await sock.close()
+    assert await snapshot(stack, table.id) == before
+
+
+async def test_a_reused_command_id_with_another_command_is_a_conflict(
+    stack: Stack, http: httpx.AsyncClient, table: Table
+) -> None:
+    me = table.turn
+    sock = await Socket.open(stack.ws, table.id, table.tokens[me])
+    move = sock.frames[-1]["moves"][0]
+    await sock.send({"type": "command", "id": "reuse-1", "command": move})
+    first = await sock.expect("ack")
+    after_move = await snapshot(stack, table.id)
+    other_move = {"type": "play", "seat": me, "cards": [table.hands[me][-1]]}
+    assert other_move != move
+    await sock.send({"type": "command", "id": "reuse-1", "command": other_move})
+    error = await sock.expect("error")
+    is_error(error, "id_reused")
+    assert error["id"] == "reuse-1" and "reuse-1" in error["en"]
+    r = await http.post(
+        f"/api/tables/{table.id}/commands",
+        json={"id": "reuse-1", "command": other_move},
+        headers={"Authorization": f"Bearer {table.tokens[me]}"},
+    )
+    assert r.status_code == 409, r.text
+    is_error(r.json(), "id_reused")
+    # the same command again is still a duplicate, acknowledged with the first answer
+    await sock.send({"type": "command", "id": "reuse-1", "command": move})
+    again = await sock.expect("ack")
+    assert again["duplicate"] and again["index"] == first["index"]
+    await sock.close()
+    assert await snapshot(stack, table.id) == after_move
+
+
+async def test_a_match_longer_than_the_limit_is_refused(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    before = await http.get("/api/tables", params={"status": "open"})
+    refused = [
+        ({"game": "guanpai", "options": {"hands": 2**70}}, "too_many_hands"),
+        ({"game": "guanpai", "options": {"hands": 101}}, "too_many_hands"),
+        ({"game": "banzipao", "options": {"hands": 10**6}}, "too_many_hands"),
+        ({"game": "tiaoshu", "options": {"limit": 2**70}}, "bad_config"),
+        ({"game": "dabei", "options": {"full_stake": -(2**63)}}, "bad_config"),
+    ]
+    for body, code in refused:
+        r = await http.post("/api/tables", json=body)
+        assert r.status_code == 422, (body, r.text)
+        is_error(r.json(), code)
+    after = await http.get("/api/tables", params={"status": "open"})
+    # none of them made a table (the list may meanwhile gain or lose other tests' tables)
+    known = {t["id"] for t in before.json()}
+    new = [(t["game"], t["options"]) for t in after.json() if t["id"] not in known]
+    for body, _ in refused:
+        assert not [o for g, o in new if g == body["game"] and o.items() >= body["options"].items()]
+    r = await http.post("/api/tables", json={"game": "guanpai", "options": {"hands": 100}})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"]["hands"] == 100
+
+
+async def test_a_table_at_its_event_limit_takes_no_more_events(
+    stack: Stack, http: httpx.AsyncClient, table: Table
+) -> None:
+    """A copy of the table service whose bound on events per table the table has reached
+    refuses the next command with ``table_too_long`` and appends nothing."""
+    before = await snapshot(stack, table.id)
+    nc = await nats.connect(stack.nats_url)
+    try:
+        settings = Settings(nats_url=stack.nats_url, instance="bounded", max_events=len(before) - 1)
+        service = TableService(settings, nc, nc.jetstream())
+        await service.open()
+        me = table.turn
+        move = {"type": "play", "seat": me, "cards": [table.hands[me][0]]}
+        with pytest.raises(ServiceError) as refused:
+            await service.command(
+                table.id, SeatCommand(id="one-more", token=table.tokens[me], command=move)
+            )
+        assert refused.value.code == "table_too_long"
+        assert str(len(before) - 1) in refused.value.en
+    finally:
+        await nc.close()
+    assert await snapshot(stack, table.id) == before

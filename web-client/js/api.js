@@ -40,15 +40,38 @@ export async function api(path, { method, body, token } = {}) {
 export const games = () => api("/api/games");
 export const tables = (status = "live") => api(`/api/tables?status=${status}`);
 export const table = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
-export const createTable = (game, variant, players, options = {}) =>
-  api("/api/tables", { body: { game, variant, players, options } });
+
+// Waits (ms, before jitter) before resending a create or a join whose answer said the service
+// was unavailable or never came: the request id makes the resend safe.
+const RETRY_WAITS = [300, 1000, 2500];
+
+/** A request that the server applies once however often it is sent (its body carries a
+ * `request_id`): resent, unchanged, after a network failure or an `unavailable` or `conflict`
+ * answer (a few times, with jitter). */
+async function idempotent(path, body) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api(path, { body });
+    } catch (err) {
+      const retryable = err.status === 0 || err.code === "unavailable" || err.code === "conflict";
+      if (!retryable || attempt >= RETRY_WAITS.length) throw err;
+      const wait = RETRY_WAITS[attempt] * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** Create a table. A retry with the same `requestId` names the same table, never a second one. */
+export const createTable = (game, variant, players, options = {}, requestId = newRequestId()) =>
+  idempotent("/api/tables", { game, variant, players, options, request_id: requestId });
 /** Take a seat. `seed` is this player's own contribution to the deal (the provably fair
- * shuffle mixes every seat's seed with the server's committed one). */
-export const joinSeat = (id, name, seat = null, seed = null) => {
-  const body = { name };
+ * shuffle mixes every seat's seed with the server's committed one). A retry with the same
+ * `requestId` (and the same name, seat and seed) answers the same seat and token. */
+export const joinSeat = (id, name, seat = null, seed = null, requestId = newRequestId()) => {
+  const body = { name, request_id: requestId };
   if (seat !== null) body.seat = seat;
   if (seed) body.seed = seed;
-  return api(`/api/tables/${encodeURIComponent(id)}/seats`, { body });
+  return idempotent(`/api/tables/${encodeURIComponent(id)}/seats`, body);
 };
 
 /** A fresh random seed for the deal: 128 bits from the browser's CSPRNG, as hex. */
@@ -56,6 +79,12 @@ export function newSeed() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A fresh id for one create or join: 128 random bits as hex. Keep it as secret as a seat
+ * token: a join resent with it answers the seat's token. */
+export function newRequestId() {
+  return newSeed();
 }
 export const addBots = (id, seats = null) =>
   api(`/api/tables/${encodeURIComponent(id)}/bots`, { body: seats === null ? {} : { seats } });

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 
 import msgspec
@@ -120,14 +121,7 @@ class BotService:
             raise ServiceError("table_not_found", table=req.table[:20])
         taken: list[int] = []
         for seat in req.seats:
-            joined = await request(
-                self.nc,
-                subjects.table_subject(req.table, "join"),
-                Join(name=f"Bot {seat + 1} 机器人", kind="bot", seat=seat),
-                Joined,
-                timeout=self.settings.request_timeout,
-                unavailable="unavailable",
-            )
+            joined = await self._join(req.table, seat)
             await self.tokens_kv.put(f"{req.table}.{joined.seat}", joined.token.encode())
             # no local note of the seat here: a partial note (the first bot of two) would pass for
             # the table's full list when the last join deals; _bot_seats reads the directory
@@ -135,6 +129,21 @@ class BotService:
             taken.append(joined.seat)
             log(logger, "bot seated", table=req.table, seat=joined.seat)
         return SeatsFilled(seats=taken)
+
+    async def _join(self, table_id: str, seat: int) -> Joined:
+        """Take a seat for a bot. The join carries a fresh request id and is sent once more if
+        its answer is lost, so one lost reply leaves no bot seat whose token nobody has."""
+        join = Join(
+            name=f"Bot {seat + 1} 机器人", kind="bot", seat=seat, request_id=secrets.token_hex(16)
+        )
+        subject = subjects.table_subject(table_id, "join")
+        timeout = self.settings.request_timeout
+        try:
+            return await request(self.nc, subject, join, Joined, timeout, "unavailable")
+        except ServiceError as exc:
+            if exc.code != "unavailable":
+                raise
+        return await request(self.nc, subject, join, Joined, timeout, "unavailable")  # same id
 
     async def _bot_seats(self, table_id: str) -> dict[int, str | None]:
         known = self.seats.get(table_id)

@@ -19,7 +19,7 @@ from nats.aio.subscription import Subscription
 
 from paiju.errors import RuleError
 from paiju_services.config import Settings, nats_servers
-from paiju_services.errors import RemoteError, ServiceError, error_body
+from paiju_services.errors import UNAVAILABLE, RemoteError, ServiceError, error_body
 from paiju_services.logs import log
 from paiju_services.messages import R, Reply, Request, decode_reply, encoder
 
@@ -89,6 +89,15 @@ class Responder:
                 reply = Reply(error=ServiceError("bad_json", detail=str(exc)[:160]).body())
             except (ServiceError, RemoteError, RuleError) as exc:  # answers, not failures
                 reply = Reply(error=error_body(exc))
+            except UNAVAILABLE as exc:  # NATS or the store failed: retryable, "unavailable"
+                log(
+                    logger,
+                    "dependency failed",
+                    logging.WARNING,
+                    subject=msg.subject,
+                    error=repr(exc),
+                )
+                reply = Reply(error=error_body(exc))
             except Exception as exc:
                 log(logger, "handler failed", logging.ERROR, subject=msg.subject, error=repr(exc))
                 logger.exception("handler failed")
@@ -126,6 +135,6 @@ async def request(
     """
     try:
         msg = await nc.request(subject, encoder.encode(body), timeout=timeout)
-    except (nats.errors.NoRespondersError, nats.errors.TimeoutError) as exc:
+    except (nats.errors.Error, TimeoutError) as exc:  # no responder, a timeout, a lost connection
         raise ServiceError(unavailable) from exc
     return decode_reply(msg.data, kind)

@@ -23,6 +23,8 @@ class Settings(msgspec.Struct, kw_only=True):
     cache_tables: int = 1000  # tables kept hot in memory per copy
     sweep_interval: float = 5.0  # seconds between checks for tables waiting on a table step
     max_retries: int = 20  # lost races retried per command before answering "conflict"
+    max_hands: int = 100  # hands per match a table may be created with ("hands" option)
+    max_events: int = 25_000  # events one table's log may hold (a match of max_hands fits)
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
     # gateway

@@ -11,9 +11,11 @@ into that shape; ``http_status`` gives its HTTP status.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
+import nats.errors
 
 from paiju.errors import RuleError
 
@@ -53,6 +55,31 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
     ),
     "bad_config": ("牌桌设置无效：{detail}", "Invalid table settings: {detail}", 422),
     "conflict": ("牌桌繁忙，请重试", "The table is busy: try again", 409),
+    "id_reused": (
+        "请求编号 {id} 已用于另一个请求：请换一个新编号",
+        "The request id {id} was used for a different request: use a new id",
+        409,
+    ),
+    "bad_name": (
+        "名字不能含控制字符或不可见的格式字符",
+        "A name may not contain control characters or invisible format characters",
+        400,
+    ),
+    "name_length": (
+        "名字须为 1 到 {max} 个字符（去掉首尾空白后）",
+        "A name is 1 to {max} characters long (once trimmed)",
+        400,
+    ),
+    "too_many_hands": (
+        "一场最多 {limit} 局",
+        "A match has at most {limit} hands",
+        422,
+    ),
+    "table_too_long": (
+        "牌桌的事件已达上限（{limit} 个）",
+        "The table has reached its limit of {limit} events",
+        409,
+    ),
     "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
     "bots_unavailable": ("机器人服务暂不可用", "The bots service is unavailable", 503),
     "not_found": ("没有这个地址：{path}", "Not found: {path}", 404),
@@ -95,14 +122,26 @@ class RemoteError(Exception):
         super().__init__(f"{body.code}: {body.en}")
 
 
+class Unavailable(Exception):
+    """A dependency failed (NATS, the event store, a KV bucket): the request may be retried."""
+
+
+# failures of what a service depends on: answered ``unavailable`` (503, retryable), never
+# ``internal``; nats.js.errors.Error is a nats.errors.Error
+UNAVAILABLE = (Unavailable, nats.errors.Error, ConnectionError, TimeoutError, asyncio.TimeoutError)
+
+
 def error_body(err: BaseException) -> ErrorBody:
-    """The client-facing body of any error (unknown errors say only ``internal``)."""
+    """The client-facing body of any error: a NATS or store failure says ``unavailable``, any
+    other unknown error only ``internal``."""
     if isinstance(err, ServiceError):
         return err.body()
     if isinstance(err, RemoteError):
         return err.error
     if isinstance(err, RuleError):
         return ErrorBody(err.code, err.zh, err.en, list(err.cards))
+    if isinstance(err, UNAVAILABLE):
+        return ServiceError("unavailable").body()
     return ServiceError("internal").body()
 
 

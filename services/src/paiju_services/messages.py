@@ -6,13 +6,15 @@ directory record (``TableMeta``) lives in the ``paiju_tables`` KV bucket.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 from paiju_services.errors import ErrorBody, RemoteError
 
 SeatKind = Literal["empty", "human", "bot"]
+# a client's id of a create or a join: a retry with the same id has the effect of one request
+RequestId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.:-]{16,64}$")]
 Status = Literal["open", "playing", "finished"]
 
 
@@ -32,6 +34,9 @@ class Seat(msgspec.Struct, kw_only=True):
     name: str | None = None
     token_sha256: str | None = None  # never leaves the services
     joined_at: float | None = None
+    # the join that took the seat, when it had a request id: sha256 of the id, and of the request
+    request_sha256: str | None = None
+    request_digest: str | None = None
 
 
 class TableMeta(msgspec.Struct, kw_only=True):
@@ -42,6 +47,7 @@ class TableMeta(msgspec.Struct, kw_only=True):
     seats: list[Seat] = msgspec.field(default_factory=list)
     totals: list[int] | None = None
     finished_at: float | None = None
+    request_digest: str | None = None  # of the create that made it, when it had a request id
 
 
 # --- table service ---------------------------------------------------------------------------------
@@ -52,6 +58,7 @@ class CreateTable(Request):
     variant: str | None = None
     players: int | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
+    request_id: RequestId | None = None  # a retry with the same id creates nothing new
 
 
 class TableCreated(Reply):
@@ -63,6 +70,7 @@ class Join(Request):
     kind: Literal["human", "bot"] = "human"
     seat: int | None = None
     seed: str | None = None  # a player's seed for the deal (provably fair shuffle)
+    request_id: RequestId | None = None  # a retry with the same id takes no second seat
 
 
 class Joined(Reply):

@@ -36,6 +36,7 @@ from nats.js.api import (
 from nats.js.kv import KeyValue
 
 from paiju_services import subjects
+from paiju_services.errors import Unavailable
 from paiju_services.logs import log
 
 logger = logging.getLogger("paiju.store")
@@ -61,7 +62,7 @@ DIRECT_GET_HEADERS = frozenset(
 DUPLICATE_WINDOW = 120.0  # seconds: Nats-Msg-Id dedup; command ids in headers cover the rest
 
 
-class StoreError(Exception):
+class StoreError(Unavailable):
     """The store could not be reached or refused an append for a reason other than a race."""
 
 

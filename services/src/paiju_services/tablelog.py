@@ -46,6 +46,7 @@ class TableLog:
     events: list[Event] = field(default_factory=list)
     lines: list[bytes] = field(default_factory=list)  # header then events, as stored
     commands: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (index, count)
+    digests: dict[str, str] = field(default_factory=dict)  # command id: its command's digest
     # False between the events of one command (e.g. a last card played, the hand not yet
     # scored): such a state is not one a seat can act in
     settled: bool = True
@@ -87,11 +88,23 @@ class TableLog:
         if command is not None:
             first, count = self.commands.get(command, (index, 0))
             self.commands[command] = (first, count + 1)
+            digest = msg.headers.get(subjects.H_DIGEST)
+            if digest is not None:
+                self.digests.setdefault(command, digest)
         return message
 
-    def applied(self, events: list[Event], lines: list[bytes], command: str, last_seq: int) -> None:
+    def applied(
+        self,
+        events: list[Event],
+        lines: list[bytes],
+        command: str,
+        last_seq: int,
+        digest: str | None = None,
+    ) -> None:
         """Record events this copy appended itself (no need to read them back)."""
         self.commands[command] = (len(self.events), len(events))
+        if digest is not None:
+            self.digests[command] = digest
         for event, line in zip(events, lines, strict=True):
             self.state = api.evolve(self.state, event)
             self.events.append(event)

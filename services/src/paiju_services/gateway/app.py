@@ -165,6 +165,7 @@ def create_app(settings: Settings) -> Litestar:
         lifespan=[lifespan],
         dependencies={"backend": Provide(get_backend, sync_to_thread=False)},
         exception_handlers={Exception: error_response},
+        before_request=controllers.check_body,
         middleware=[access_log, http_rate_limit(settings)],
         request_max_body_size=settings.max_body,
         logging_config=None,

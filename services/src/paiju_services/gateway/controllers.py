@@ -3,13 +3,14 @@ commands, a table's state at any event index, and a finished table's full log.""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
+import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.params import Parameter
 
 from paiju import api
-from paiju_services.errors import ServiceError
+from paiju_services.errors import ServiceError, short
 from paiju_services.gateway.backend import Backend, table_out
 from paiju_services.gateway.schemas import (
     BotsIn,
@@ -18,16 +19,47 @@ from paiju_services.gateway.schemas import (
     CommandOut,
     CreateTableIn,
     HealthOut,
+    In,
     JoinIn,
     JoinOut,
     LogOut,
     StateOut,
     TableOut,
 )
+from paiju_services.inputs import check_depth, command_seat
 from paiju_services.messages import AddBots, CreateTable, Join
 
 TableId = Annotated[str, Parameter(description="a table id: 16 hex digits", max_length=64)]
 LIVE = frozenset({"open", "playing"})
+
+B = TypeVar("B", bound=In)
+_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+
+
+async def check_body(request: Request[Any, Any, Any]) -> None:
+    """Before any handler parses a body: refuse JSON nested too deeply (``bad_json``, 400), from a
+    scan of the raw bytes, so no parser ever recurses into it."""
+    if request.method in ("POST", "PUT", "PATCH"):
+        check_depth(await request.body())
+
+
+async def strict_body(request: Request[Any, Any, Any], kind: type[B]) -> B:
+    """The request body decoded again, strictly: Litestar converts leniently (``"1"`` would pass
+    for a number); here every field must have exactly its JSON type.
+
+    Raises:
+        ServiceError: ``bad_request`` (a field of the wrong type), ``bad_json``.
+    """
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind, strict=True)
+    try:
+        body: B = decoder.decode(await request.body())
+    except msgspec.ValidationError as exc:
+        raise ServiceError("bad_request", detail=short(exc)) from None
+    except msgspec.DecodeError as exc:
+        raise ServiceError("bad_json", detail=short(exc)) from None
+    return body
 
 
 def get_backend(request: Request[Any, Any, Any]) -> Backend:
@@ -66,10 +98,17 @@ class TablesController(Controller):
         return await backend.tables(LIVE if status == "live" else frozenset({status}))
 
     @post(summary="Create a table: game, variant, players, options", status_code=201)
-    async def create(self, backend: Backend, data: CreateTableIn) -> TableOut:
+    async def create(
+        self, backend: Backend, request: Request[Any, Any, Any], data: CreateTableIn
+    ) -> TableOut:
+        data = await strict_body(request, CreateTableIn)
         table_id = await backend.create_table(
             CreateTable(
-                game=data.game, variant=data.variant, players=data.players, options=data.options
+                game=data.game,
+                variant=data.variant,
+                players=data.players,
+                options=data.options,
+                request_id=data.request_id,
             )
         )
         return table_out(await backend.meta(table_id))
@@ -79,16 +118,28 @@ class TablesController(Controller):
         return table_out(await backend.meta(table_id))
 
     @post("/{table_id:str}/seats", status_code=201, summary="Join a seat: returns the seat's token")
-    async def join(self, backend: Backend, table_id: TableId, data: JoinIn) -> JoinOut:
-        joined = await backend.join(table_id, Join(name=data.name, seat=data.seat, seed=data.seed))
+    async def join(
+        self, backend: Backend, request: Request[Any, Any, Any], table_id: TableId, data: JoinIn
+    ) -> JoinOut:
+        data = await strict_body(request, JoinIn)
+        joined = await backend.join(
+            table_id,
+            Join(name=data.name, seat=data.seat, seed=data.seed, request_id=data.request_id),
+        )
         return JoinOut(
             table=table_id, seat=joined.seat, token=joined.token, ws=f"/ws/tables/{table_id}"
         )
 
     @post("/{table_id:str}/bots", status_code=200, summary="Fill empty seats with bots")
     async def bots(
-        self, backend: Backend, table_id: TableId, data: BotsIn | None = None
+        self,
+        backend: Backend,
+        request: Request[Any, Any, Any],
+        table_id: TableId,
+        data: BotsIn | None = None,
     ) -> BotsOut:
+        if (await request.body()).strip():
+            data = await strict_body(request, BotsIn)
         added = await backend.add_bots(table_id, AddBots(seats=data.seats if data else None))
         return BotsOut(table=table_id, seats=added.seats)
 
@@ -100,6 +151,7 @@ class TablesController(Controller):
     async def command(
         self,
         backend: Backend,
+        request: Request[Any, Any, Any],
         table_id: TableId,
         data: CommandIn,
         authorization: Annotated[str | None, Parameter(header="Authorization")] = None,
@@ -108,12 +160,11 @@ class TablesController(Controller):
         if scheme.lower() != "bearer" or not token.strip():
             raise ServiceError("unauthorized")
         token = token.strip()
+        data = await strict_body(request, CommandIn)
         seat = await backend.seat_of(table_id, token)
-        claimed = data.command.get("seat")
-        if claimed is None:
-            raise ServiceError("forbidden_command", command=str(data.command.get("type"))[:40])
+        claimed = command_seat(data.command)
         if claimed != seat:
-            raise ServiceError("not_your_seat", seat=str(claimed)[:20])
+            raise ServiceError("not_your_seat", seat=claimed)
         done = await backend.command(table_id, token, data.id, data.command)
         return CommandOut(
             id=data.id,

@@ -10,13 +10,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from paiju_services.messages import SeatKind, Status
+from paiju_services.messages import RequestId, SeatKind, Status
 
 # --- HTTP ---------------------------------------------------------------------------------------
 
 
 class In(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    pass
+    """A request body: no unknown field, and every field of exactly its JSON type (the gateway
+    decodes bodies again with ``strict=True``: ``"1"`` is not a number)."""
 
 
 class CreateTableIn(In):
@@ -24,6 +25,9 @@ class CreateTableIn(In):
     variant: str | None = None
     players: int | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
+    # your id of this request (16-64 of A-Z a-z 0-9 _ . : -, e.g. a UUID): a retry with the same id
+    # returns the same table; the same id with a different body is refused (id_reused)
+    request_id: RequestId | None = None
 
 
 class SeatOut(msgspec.Struct, kw_only=True):
@@ -47,9 +51,12 @@ class TableOut(msgspec.Struct, kw_only=True):
 
 
 class JoinIn(In):
-    name: str
+    name: str  # trimmed; 1 to 32 characters, no control or format characters
     seat: int | None = None  # None: the first empty seat
     seed: str | None = None  # your own seed for the deal (optional; see docs/services.md)
+    # your id of this request (16-64 of A-Z a-z 0-9 _ . : -, a random UUID): a retry with the same
+    # id returns the same seat and token, so keep it as secret as the token
+    request_id: RequestId | None = None
 
 
 class JoinOut(msgspec.Struct, kw_only=True):

@@ -38,6 +38,7 @@ from paiju_services.gateway.schemas import (
     Welcome,
     encoder,
 )
+from paiju_services.inputs import check_depth, command_seat
 from paiju_services.logs import log
 
 logger = logging.getLogger("paiju.gateway.ws")
@@ -60,18 +61,19 @@ def parse_frame(raw: str | bytes, limit: int) -> ClientFrame:
     Raises:
         ServiceError: ``too_large``, ``bad_json``, ``unknown_frame`` or ``bad_frame``.
     """
-    size = len(raw.encode()) if isinstance(raw, str) else len(raw)
-    if size > limit:
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) > limit:
         raise ServiceError("too_large", limit=limit)
+    check_depth(data)  # bad_json, before the parser recurses into it
     try:
-        data: Any = _any.decode(raw)
+        value: Any = _any.decode(data)
     except msgspec.DecodeError as exc:
         raise ServiceError("bad_json", detail=short(exc)) from None
-    tag = data.get("type") if isinstance(data, dict) else None
+    tag = value.get("type") if isinstance(value, dict) else None
     if not isinstance(tag, str) or tag not in CLIENT_TAGS:
         raise ServiceError("unknown_frame", frame=short(tag, 40))
     try:
-        frame: ClientFrame = msgspec.convert(data, ClientFrame)
+        frame: ClientFrame = msgspec.convert(value, ClientFrame, strict=True)
     except msgspec.ValidationError as exc:
         raise ServiceError("bad_frame", detail=short(exc)) from None
     return frame
@@ -106,15 +108,22 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             raw: str | bytes = message.get("text") or message.get("bytes") or b""  # type: ignore[assignment]
-            if not limiter.allow():
-                watcher.push(error_frame(ServiceError("rate_limited")))
-                continue
             try:
                 frame = parse_frame(raw, settings.max_frame)
             except ServiceError as exc:
-                watcher.push(error_frame(exc))
+                refusal = exc if limiter.allow() else ServiceError("rate_limited")
+                watcher.push(error_frame(refusal))
                 continue
-            await session.handle(frame)
+            if not limiter.allow():  # refused; a command's error names it, to unlock its controls
+                command_id = frame.id if isinstance(frame, SendCommand) else None
+                watcher.push(error_frame(ServiceError("rate_limited"), command_id))
+                continue
+            try:
+                await session.handle(frame)
+            except Exception as exc:  # NATS down ...: an error frame, and the socket stays open
+                log(logger, "frame failed", logging.WARNING, table=table_id, error=repr(exc))
+                command_id = frame.id if isinstance(frame, SendCommand) else None
+                watcher.push(error_frame(exc, command_id))
     except WebSocketDisconnect:
         pass
     finally:
@@ -185,17 +194,12 @@ class Session:
         if seat is None or self.token is None:
             self.watcher.push(error_frame(ServiceError("not_seated"), frame.id))
             return
-        claimed = frame.command.get("seat")
-        if claimed is None:
-            kind = short(frame.command.get("type"), 40)
-            self.watcher.push(
-                error_frame(ServiceError("forbidden_command", command=kind), frame.id)
-            )
-            return
-        if claimed != seat:
-            self.watcher.push(
-                error_frame(ServiceError("not_your_seat", seat=short(claimed, 20)), frame.id)
-            )
+        try:
+            claimed = command_seat(frame.command)
+            if claimed != seat:
+                raise ServiceError("not_your_seat", seat=claimed)
+        except ServiceError as exc:
+            self.watcher.push(error_frame(exc, frame.id))
             return
         try:
             done = await self.backend.command(

@@ -20,6 +20,7 @@ but its seed not yet revealed), at start and every ``sweep_interval`` seconds.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import dataclasses
 import functools
@@ -40,13 +41,14 @@ from nats.js.kv import KeyValue
 
 from paiju import api, bots
 from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, decode
+from paiju.protocol import Command, Event, HandEnded, decode, encode
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import subjects
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError, short
+from paiju_services.inputs import clean_name
 from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
@@ -71,12 +73,34 @@ from paiju_services.tablelog import LRU, TableLog, event_line, header_line, load
 logger = logging.getLogger("paiju.tables")
 
 Plan = Callable[[TableLog], tuple[str, Command] | None]
-MAX_NAME = 32
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
+MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def digest(value: Any) -> str:
+    """A request's or a command's fingerprint: sha256 of its JSON with sorted keys."""
+    return hashlib.sha256(msgspec.json.encode(value, order="sorted")).hexdigest()
+
+
+def request_digest(req: CreateTable | Join) -> str:
+    """What a retry must repeat: the request as sent, but for its id."""
+    return digest(msgspec.structs.replace(req, request_id=None))
+
+
+def created_table_id(request_id: str) -> str:
+    """The table a create with this request id makes: a retry names the same table."""
+    return hashlib.sha256(f"paiju-create/{request_id}".encode()).hexdigest()[:16]
+
+
+def join_token(secret: str, request_id: str) -> str:
+    """The seat token of a join with this request id: a retry gets the same token, and nobody
+    without the table's secret (which never leaves the table service) can compute it."""
+    mac = hmac.new(secret.encode(), f"paiju-join/{request_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
 
 
 def check_config(config: Config[Any], options: dict[str, Any]) -> None:
@@ -91,6 +115,10 @@ def check_config(config: Config[Any], options: dict[str, Any]) -> None:
         default = getattr(defaults, name)
         if not _same_json_type(default, value):
             raise ServiceError("bad_config", detail=f"option {name!r}: expected {default!r}-like")
+        if not _bounded(value):
+            raise ServiceError(
+                "bad_config", detail=f"option {name!r}: numbers are at most {MAX_OPTION_INT:,}"
+            )
     try:
         state = api.initial_state(config)
         for _ in range(5000):
@@ -106,6 +134,12 @@ def check_config(config: Config[Any], options: dict[str, Any]) -> None:
         raise ValueError("a hand did not end")
     except Exception as exc:
         raise ServiceError("bad_config", detail=short(exc)) from exc
+
+
+def _bounded(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return all(_bounded(v) for v in value)
+    return not isinstance(value, int) or abs(value) <= MAX_OPTION_INT
 
 
 def _same_json_type(default: Any, value: Any) -> bool:
@@ -182,23 +216,43 @@ class TableService:
     # --- create, join, bots --------------------------------------------------------------------
 
     async def create(self, req: CreateTable) -> TableCreated:
+        """A new table. With a request id the table's id is derived from it, and every step is
+        create-if-absent (the secret, the directory entry, the first append on an empty subject),
+        so a retry, even one racing the first try on another copy, finishes and names one table."""
         try:
             config = api.make_config(req.game, req.variant, req.players, req.options)
         except (ValueError, TypeError) as exc:
             raise ServiceError("bad_config", detail=short(exc)) from exc
+        hands = getattr(config.options, "hands", None)
+        if isinstance(hands, int) and hands > self.settings.max_hands:
+            raise ServiceError("too_many_hands", limit=self.settings.max_hands)
         check_config(config, req.options)
-        table_id = secrets.token_hex(8)
-        secret = secrets.token_hex(32)
+        fingerprint = None if req.request_id is None else request_digest(req)
+        table_id = (
+            secrets.token_hex(8) if req.request_id is None else created_table_id(req.request_id)
+        )
+        secret = await self._new_secret(table_id)
         meta = TableMeta(
             id=table_id,
             config=msgspec.to_builtins(config.to_dict()),
             created_at=time.time(),
             seats=[Seat() for _ in range(config.players)],
+            request_digest=fingerprint,
         )
-        await self.secrets_kv.create(table_id, secret.encode())
-        revision = await self.tables_kv.create(table_id, encoder.encode(meta))
-        self.secrets[table_id] = secret
+        try:
+            revision = await self.tables_kv.create(table_id, encoder.encode(meta))
+        except nats.js.errors.KeyWrongLastSequenceError:
+            try:
+                entry = await self._meta(table_id, fresh=True)
+            except ServiceError as exc:  # there, yet not found: a replica behind; retryable
+                raise StoreError(f"create {table_id}: {exc}") from exc
+            if req.request_id is None:  # two random ids alike: never seen, but not a retry
+                raise ServiceError("conflict") from None
+            if entry.meta.request_digest != fingerprint:
+                raise ServiceError("id_reused", id=req.request_id) from None
+            meta, revision = entry.meta, entry.revision  # a retry: finish what the first began
         self.metas[table_id] = _Meta(meta, revision)
+        self.secrets[table_id] = secret  # for the first step (the cache may have been cleared)
         # the header and the commitment to the first deal, as one atomic append on a new subject
         state = api.initial_state(config)
         step = self._step(table_id, TableLog(table_id, config, state, 0), full=False)
@@ -217,25 +271,67 @@ class TableService:
             ),
             *self._messages(step_id, events, lines, 0),
         ]
-        seq = await self.store.append(table_id, messages, 0, "create")
+        try:
+            seq = await self.store.append(table_id, messages, 0, "create")
+        except Conflict:  # the subject is not empty: a retry of this create appended first
+            if req.request_id is None:
+                raise
+            if await load(self.store, table_id) is None:
+                raise StoreError(f"create {table_id}: appended, yet not readable") from None
+            log(logger, "table create repeated", table=table_id)
+            return TableCreated(table=table_id)
         table = TableLog(table_id, config, state, seq - len(events), lines=[messages[0][0]])
         table.applied(events, lines, step_id, seq)
         self.cache.put(table_id, table)
         log(logger, "table created", table=table_id, config=meta.config)
         return TableCreated(table=table_id)
 
+    async def _new_secret(self, table_id: str) -> str:
+        """The table's secret: made now, or the one a first try of the same create made."""
+        secret = secrets.token_hex(32)
+        try:
+            await self.secrets_kv.create(table_id, secret.encode())
+        except nats.js.errors.KeyWrongLastSequenceError:
+            entry = await self.secrets_kv.get(table_id)
+            secret = (entry.value or b"").decode()
+        self.secrets[table_id] = secret
+        return secret
+
+    async def _secret(self, table_id: str) -> str:
+        secret = self.secrets.get(table_id)
+        if secret is None:
+            entry = await self.secrets_kv.get(table_id)
+            secret = self.secrets[table_id] = (entry.value or b"").decode()
+        return secret
+
     async def join(self, table_id: str, req: Join) -> Joined:
-        name = " ".join(req.name.split())
-        if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-            raise ServiceError(
-                "bad_request", detail=f"a name is 1 to {MAX_NAME} printable characters"
-            )
+        """A seat and its token. With a request id the seat records the id's hash and the token
+        is derived from the id, so a retry finds its seat and answers the same seat and token."""
+        name = clean_name(req.name)
         if req.seed is not None and not 1 <= len(req.seed) <= 128:
             raise RuleError("bad_seed")
-        token = secrets.token_urlsafe(24)
+        request_hash = fingerprint = None
+        if req.request_id is None:
+            token = secrets.token_urlsafe(24)
+        else:
+            request_hash = token_hash(f"{table_id}/{req.request_id}")
+            fingerprint = request_digest(req)
+            try:
+                token = join_token(await self._secret(table_id), req.request_id)
+            except nats.js.errors.KeyNotFoundError:
+                raise ServiceError("table_not_found", table=table_id) from None
         while True:
             entry = await self._meta(table_id, fresh=True)
             seats = entry.meta.seats
+            mine = [
+                i for i, s in enumerate(seats) if request_hash and s.request_sha256 == request_hash
+            ]
+            if mine:  # a retry: the seat this request took the first time
+                if seats[mine[0]].request_digest != fingerprint:
+                    raise ServiceError("id_reused", id=req.request_id)
+                seat = mine[0]
+                log(logger, "join repeated", table=table_id, seat=seat)
+                break
             if req.seat is not None:
                 if not 0 <= req.seat < len(seats):
                     raise ServiceError("no_such_seat", seat=req.seat)
@@ -248,7 +344,12 @@ class TableService:
                     raise ServiceError("table_full")
                 seat = free[0]
             seats[seat] = Seat(
-                kind=req.kind, name=name, token_sha256=token_hash(token), joined_at=time.time()
+                kind=req.kind,
+                name=name,
+                token_sha256=token_hash(token),
+                joined_at=time.time(),
+                request_sha256=request_hash,
+                request_digest=fingerprint,
             )
             if all(s.kind != "empty" for s in seats):
                 entry.meta.status = "playing"
@@ -257,10 +358,10 @@ class TableService:
                     table_id, encoder.encode(entry.meta), last=entry.revision
                 )
             except nats.js.errors.KeyWrongLastSequenceError:
-                continue  # another join won: read the seats again
+                continue  # another join (or this one's retry) won: read the seats again
             self.metas[table_id] = entry
+            log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
             break
-        log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
         async with self._lock(table_id):
             if req.seed is not None:
                 seed = req.seed
@@ -311,7 +412,7 @@ class TableService:
         command_id = f"seat{seat}.{req.id}"
         async with self._lock(table_id):
             await self._steps(table_id)  # a table a crashed copy left waiting, first
-            done = await self._execute(table_id, lambda t: (command_id, message))
+            done = await self._execute(table_id, lambda t: (command_id, message), client_id=req.id)
             assert done is not None
             if not done.duplicate:
                 await self._steps(table_id)
@@ -329,10 +430,13 @@ class TableService:
         )
         return done
 
-    async def _execute(self, table_id: str, plan: Plan) -> CommandDone | None:
+    async def _execute(
+        self, table_id: str, plan: Plan, client_id: str | None = None
+    ) -> CommandDone | None:
         """Decide and append one command, retrying lost races; None when ``plan`` has nothing to
         do. The command id and the command are planned afresh on every try, from the table as it
-        then is."""
+        then is. ``client_id``: a client's command, whose id, once used, names only its command
+        (the same id with another command is refused as ``id_reused``, not a duplicate)."""
         table = await self._table(table_id)
         fresh = False
         attempted: set[str] = set()
@@ -342,7 +446,12 @@ class TableService:
             if planned is None:
                 return None
             command_id, command = planned
+            # a client's command only: a table step's (a deal's seed ...) stays out of the stream
+            fingerprint = None if client_id is None else digest(encode(command))
             if command_id in table.commands:
+                earlier = table.digests.get(command_id)
+                if client_id is not None and earlier is not None and earlier != fingerprint:
+                    raise ServiceError("id_reused", id=client_id)
                 index, count = table.commands[command_id]
                 mine = command_id in attempted  # an append whose answer was lost, then found
                 return CommandDone(
@@ -360,12 +469,14 @@ class TableService:
                     table, fresh = await self._reload(table), True
                     continue  # refused on a stale copy: decide again on the real table
                 raise
+            if table.version + len(events) > self.settings.max_events:
+                raise ServiceError("table_too_long", limit=self.settings.max_events)
             lines = [event_line(e) for e in events]
             index = table.version
             try:
                 seq = await self.store.append(
                     table_id,
-                    self._messages(command_id, events, lines, index),
+                    self._messages(command_id, events, lines, index, fingerprint),
                     table.last_seq,
                     command_id,
                     timeout=self.settings.request_timeout,
@@ -388,27 +499,31 @@ class TableService:
                     ) from exc
                 table, fresh = await self._reload(table), True
                 continue
-            table.applied(events, lines, command_id, seq)
+            table.applied(events, lines, command_id, seq, fingerprint)
             return CommandDone(
                 index=index, count=len(events), version=table.version, retries=retries
             )
 
     @staticmethod
     def _messages(
-        command_id: str, events: list[Event], lines: list[bytes], index: int
+        command_id: str,
+        events: list[Event],
+        lines: list[bytes],
+        index: int,
+        fingerprint: str | None = None,
     ) -> list[tuple[bytes, dict[str, str]]]:
-        return [
-            (
-                line,
-                {
-                    subjects.H_COMMAND: command_id,
-                    subjects.H_INDEX: str(index + i),
-                    subjects.H_TYPE: event.TYPE,
-                    subjects.H_BATCH: f"{i + 1}/{len(events)}",
-                },
-            )
-            for i, (event, line) in enumerate(zip(events, lines, strict=True))
-        ]
+        out = []
+        for i, (event, line) in enumerate(zip(events, lines, strict=True)):
+            headers = {
+                subjects.H_COMMAND: command_id,
+                subjects.H_INDEX: str(index + i),
+                subjects.H_TYPE: event.TYPE,
+                subjects.H_BATCH: f"{i + 1}/{len(events)}",
+            }
+            if fingerprint is not None:
+                headers[subjects.H_DIGEST] = fingerprint
+            out.append((line, headers))
+        return out
 
     # --- the table's own steps ---------------------------------------------------------------
 
@@ -427,9 +542,7 @@ class TableService:
         if table.over:
             await self._finish(table)
             return
-        if table_id not in self.secrets:
-            secret = await self.secrets_kv.get(table_id)
-            self.secrets[table_id] = (secret.value or b"").decode()
+        await self._secret(table_id)
         for _ in range(MAX_STEPS):
             full = True
             if table.state.phase == "seeding":
@@ -520,7 +633,8 @@ class TableService:
 
     async def _reload(self, table: TableLog) -> TableLog:
         loaded = await load(self.store, table.table_id, table)
-        assert loaded is not None
+        if loaded is None:  # a replica behind the one that served it before: retryable
+            raise StoreError(f"reload {table.table_id}: no messages")
         return loaded
 
     async def _meta(self, table_id: str, fresh: bool = False) -> _Meta:
