@@ -6,10 +6,11 @@ log header (``{"type": "paiju_log", ...}``), every later message one engine even
 JSON form (``{"type": ..., "v": 1, ...}``), msgspec-encoded. An export is the subject's messages,
 one per line, byte for byte.
 
-Appends are atomic batches (all the events of one command, or none) that carry
-``Nats-Expected-Last-Subject-Sequence`` on the first message (optimistic concurrency: two writers
-cannot both append after the same event) and a ``Nats-Msg-Id`` per message derived from the table,
-the command id and the event's place in it (a retried command is not appended twice).
+An append holds all the events of one command, or none: one event (nearly every command) is one
+acked publish, several are an atomic batch. Either carries ``Nats-Expected-Last-Subject-Sequence``
+on the first message (optimistic concurrency: two writers cannot both append after the same event)
+and a ``Nats-Msg-Id`` per message derived from the table, the command id and the event's place in
+it (a retried command is not appended twice).
 """
 
 from __future__ import annotations
@@ -127,29 +128,35 @@ class EventStore:
         msg_id_prefix: str,
         timeout: float = 5.0,
     ) -> int:
-        """Append ``messages`` (payload, headers) as one atomic batch after sequence
-        ``expected_last`` (0: the subject must be empty). Returns the last message's sequence.
+        """Append ``messages`` (payload, headers) after sequence ``expected_last`` (0: the
+        subject must be empty), all or none. Returns the last message's sequence.
+
+        One message (a command that caused one event: nearly all of them) is a plain acked
+        publish; several are an atomic batch, which nats-server stages in a store of its own
+        (several fsyncs a batch: about ten times the cost). Both carry the same checks.
 
         Raises:
             Conflict: the subject moved on, or the messages were appended before.
             StoreError: anything else (the outcome is then unknown: reload to find out).
         """
         subject = subjects.events_subject(table_id)
-        batch = secrets.token_hex(12)
+        batch = secrets.token_hex(12) if len(messages) > 1 else None
         last = len(messages) - 1
         try:
             for i, (payload, headers) in enumerate(messages):
                 hdrs = dict(headers)
                 hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
-                hdrs["Nats-Batch-Id"] = batch
-                hdrs["Nats-Batch-Sequence"] = str(i + 1)
+                if batch is not None:
+                    hdrs["Nats-Batch-Id"] = batch
+                    hdrs["Nats-Batch-Sequence"] = str(i + 1)
                 if i == 0:
                     hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
                     hdrs["Nats-Expected-Stream"] = self.stream
                 if i < last:
                     await self.nc.publish(subject, payload, headers=hdrs)
                     continue
-                hdrs["Nats-Batch-Commit"] = "1"
+                if batch is not None:
+                    hdrs["Nats-Batch-Commit"] = "1"
                 reply = await self.nc.request(subject, payload, timeout=timeout, headers=hdrs)
         except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
             raise StoreError(f"append to {table_id}: {exc!r}") from exc
