@@ -7,6 +7,7 @@ measure()'s keyword arguments) for the Pyodide numbers. Only the standard librar
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import statistics
 import sys
@@ -14,7 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from paiju.simulate import random_play, timed_random_game
+from paiju import api
+from paiju.cards import is_joker
+from paiju.simulate import random_play, table_command, timed_random_game
 
 Clock = Callable[[], float]
 
@@ -69,10 +72,79 @@ def decision_times(
         games += 1
     return {
         "legal_moves_median_s": statistics.median(legal) if legal else None,
+        "legal_moves_p99_s": p99(legal),
         "decide_median_s": statistics.median(decide) if decide else None,
         "legal_moves_calls": len(legal),
         "decide_calls": len(decide),
         "games": games,
+    }
+
+
+def p99(values: list[float]) -> float | None:
+    return sorted(values)[int(0.99 * (len(values) - 1))] if values else None
+
+
+def first_play_state(game: str, variant: str | None, seed: int) -> Any:
+    """A random hand at its first play decision: the deal done, any speaking round spoken with
+    each seat's first (cautious) word."""
+    state = api.initial_state(api.make_config(game, variant))
+    while True:
+        command = table_command(state, f"lead-{seed}")
+        if command is None:
+            if state.phase == "play":
+                return state
+            seat = api.to_move(state)
+            command = api.legal_moves(state, seat)[0]
+        state, _ = api.apply(state, command)
+
+
+def with_every_joker(state: Any) -> Any:
+    """The same state with every joker of the deal in the hand of the seat to move, swapped one
+    for one with its non-jokers (hand sizes unchanged): a wildcard game's hardest decision."""
+    seat = api.to_move(state)
+    hands = [list(hand) for hand in state.hands]
+    mine = hands[seat]
+    for other, hand in enumerate(hands):
+        if other == seat:
+            continue
+        for i, card in enumerate(hand):
+            if is_joker(card):
+                j = next(j for j, c in enumerate(mine) if not is_joker(c))
+                hand[i], mine[j] = mine[j], card
+    return dataclasses.replace(state, hands=tuple(tuple(sorted(h)) for h in hands))
+
+
+def heavy_leads(
+    game: str, variant: str | None, deals: int, seed: int, clock: Clock
+) -> dict[str, Any]:
+    """``legal_moves`` at the first lead of ``deals`` random hands, every joker of the deal in the
+    leader's hand: the median and p99 of one call each."""
+    times = []
+    jokers = []
+    for n in range(deals):
+        state = with_every_joker(first_play_state(game, variant, seed + n))
+        seat = api.to_move(state)
+        jokers.append(sum(map(is_joker, state.hands[seat])))
+        start = clock()
+        api.legal_moves(state, seat)
+        times.append(clock() - start)
+    return {
+        "median_s": statistics.median(times),
+        "p99_s": p99(times),
+        "deals": deals,
+        "hand_size": len(state.hands[seat]),
+        "jokers": min(jokers),
+    }
+
+
+def measure_leads(
+    game: str, variants: list[str | None], deals: int, seed: int = 7
+) -> dict[str, Any]:
+    clock = time.perf_counter
+    heavy_leads(game, variants[0], 2, seed, clock)  # warm-up
+    return {
+        "python": platform.python_version(),
+        "variants": {str(v): heavy_leads(game, v, deals, seed, clock) for v in variants},
     }
 
 
@@ -98,4 +170,5 @@ def measure(
 
 _ARG = globals().get("ARG")
 if _ARG is not None:  # run as a script by tools/pyodide/run.mjs
-    RESULT = measure(**_ARG)
+    _ARG = dict(_ARG)
+    RESULT = measure_leads(**_ARG["leads"]) if "leads" in _ARG else measure(**_ARG)

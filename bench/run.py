@@ -267,6 +267,7 @@ def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
         )
         for key, label in [
             ("legal_moves_median_s", "median `legal_moves` per decision"),
+            ("legal_moves_p99_s", "p99 `legal_moves` per decision"),
             ("decide_median_s", "median `decide` per play"),
         ]:
             if c[key] is None or p[key] is None:
@@ -284,6 +285,45 @@ def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
                     ok,
                 )
             )
+    return rows
+
+
+def leads_section(bench: Bench, game: str, target_s: float, deals: int = 60) -> list[Row]:
+    """``legal_moves`` at a hand's first lead with every joker of the deal in the leader's hand
+    (a wildcard game's hardest decision), median and p99 on CPython and in Pyodide; the Pyodide
+    median is held to ``target_s``."""
+    import engine_bench
+
+    variants = variants_of(game)
+    arg = {"leads": {"game": game, "variants": variants, "deals": deals}}
+    log(f"{game} heavy leads on CPython and in Pyodide: variants {variants}")
+    cpy = engine_bench.measure_leads(**arg["leads"])
+    pyo = run_in_pyodide(BENCH_DIR / "engine_bench.py", arg, timeout=600)
+    rows = []
+    for variant in variants:
+        c, p = cpy["variants"][str(variant)], pyo["variants"][str(variant)]
+        name = f"{game}/{variant}" if variant else game
+        what = f"{c['hand_size']}-card lead holding {c['jokers']} jokers, {deals} deals"
+        ok = p["median_s"] < target_s
+        rows.append(
+            Row(
+                f"{name}: median `legal_moves`, {what}",
+                fmt_time(c["median_s"]),
+                fmt_time(p["median_s"]),
+                fmt_ratio(p["median_s"] / c["median_s"]),
+                f"Pyodide median < {fmt_time(target_s)} {mark(ok)}",
+                ok,
+            )
+        )
+        rows.append(
+            Row(
+                f"{name}: p99 `legal_moves`, {what}",
+                fmt_time(c["p99_s"]),
+                fmt_time(p["p99_s"]),
+                fmt_ratio(p["p99_s"] / c["p99_s"]),
+                "reported",
+            )
+        )
     return rows
 
 
