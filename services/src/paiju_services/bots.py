@@ -31,7 +31,7 @@ from nats.js.kv import KeyValue
 
 from paiju import api, bots
 from paiju.protocol import encode
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError
@@ -255,8 +255,10 @@ class BotService:
                     seat=seat,
                     code=code,
                 )
+                metrics.BOT_MOVES.labels(code).inc()
                 return 0.5 if code in RETRY_CODES else None
             self.moves += 1
+            metrics.BOT_MOVES.labels("duplicate" if done.duplicate else "accepted").inc()
             log(
                 logger,
                 "bot moved",

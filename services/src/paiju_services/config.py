@@ -19,6 +19,7 @@ class Settings(msgspec.Struct, kw_only=True):
     replicas: int = 1  # of the stream and the KV buckets (3 on the cluster)
     instance: str = ""  # a name for logs; default: <service>-<host>-<pid>
     request_timeout: float = 5.0  # seconds, for NATS requests between services
+    metrics_port: int = 0  # Prometheus /metrics on 127.0.0.1:<port> (0: none)
     # table service
     cache_tables: int = 1000  # tables kept hot in memory per copy
     sweep_interval: float = 5.0  # seconds between checks for tables waiting on a table step

@@ -171,6 +171,8 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
                 port = int(proc["port"]) + i + port_offset
                 argv += ["--port", str(port)]
                 urls.append(f"http://127.0.0.1:{port}/")
+            if "metrics_port" in proc:  # copy i serves /metrics on metrics_port + i
+                argv += ["--metrics-port", str(int(proc["metrics_port"]) + i + port_offset)]
             services.append(Child(name, argv, logs / f"{name}.log", service, port))
     return servers, services, urls
 

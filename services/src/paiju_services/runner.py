@@ -13,7 +13,7 @@ from typing import Protocol
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from paiju_services import bus, logs, store
+from paiju_services import bus, logs, metrics, store
 from paiju_services.config import Settings
 from paiju_services.logs import log
 
@@ -33,6 +33,7 @@ async def run_service(name: str, settings: Settings, factory: Factory) -> None:
     js = nc.jetstream(timeout=settings.request_timeout)
     await store.ensure(js, settings.replicas)
     service = factory(settings, nc, js)
+    metrics.serve(settings.metrics_port)
     await service.start()
     await wait_for_signal()
     log(logger, "stopping", service=name)

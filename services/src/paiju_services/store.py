@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,7 +37,7 @@ from nats.js.api import (
 )
 from nats.js.kv import KeyValue
 
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.errors import Unavailable
 from paiju_services.logs import log
 
@@ -139,6 +140,29 @@ class EventStore:
             Conflict: the subject moved on, or the messages were appended before.
             StoreError: anything else (the outcome is then unknown: reload to find out).
         """
+        started = time.perf_counter()
+        try:
+            seq = await self._append(table_id, messages, expected_last, msg_id_prefix, timeout)
+        except Conflict:
+            metrics.APPENDS.labels("conflict").inc()
+            raise
+        except StoreError:
+            metrics.APPENDS.labels("unknown").inc()
+            raise
+        finally:
+            metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
+        metrics.APPENDS.labels("appended").inc()
+        metrics.APPENDED_MESSAGES.inc(len(messages))
+        return seq
+
+    async def _append(
+        self,
+        table_id: str,
+        messages: Sequence[tuple[bytes, dict[str, str]]],
+        expected_last: int,
+        msg_id_prefix: str,
+        timeout: float,
+    ) -> int:
         subject = subjects.events_subject(table_id)
         batch = secrets.token_hex(12) if len(messages) > 1 else None
         last = len(messages) - 1

@@ -19,7 +19,7 @@ from paiju import api
 from paiju.log import HEADER_TYPE, header
 from paiju.protocol import Event, decode, encode
 from paiju.table import Config, TableState
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.store import EventStore, Stored
 
 _json = msgspec.json.Encoder()
@@ -123,6 +123,8 @@ class TableLog:
 async def load(store: EventStore, table_id: str, cached: TableLog | None = None) -> TableLog | None:
     """The table's log brought up to date (None: no such table). ``cached`` is caught up in place."""
     msgs = await store.read(table_id, after=cached.last_seq if cached else 0)
+    metrics.REBUILDS.inc()
+    metrics.REBUILD_EVENTS.inc(len(msgs))
     if cached is None:
         if not msgs:
             return None

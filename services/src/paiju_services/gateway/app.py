@@ -23,7 +23,7 @@ from litestar.router import Router
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from paiju_services import __version__, bus, store, subjects
+from paiju_services import __version__, bus, metrics, store, subjects
 from paiju_services.config import Settings
 from paiju_services.errors import ErrorBody, ServiceError, error_body, http_status, short
 from paiju_services.gateway import controllers
@@ -198,6 +198,7 @@ async def placeholder() -> str:
 
 
 async def serve(settings: Settings) -> None:
+    metrics.serve(settings.metrics_port)
     config = uvicorn.Config(
         create_app(settings),
         host=settings.host,

@@ -22,7 +22,7 @@ from paiju import api
 from paiju.cards import card_codes
 from paiju.log import verify_deal
 from paiju.protocol import HandEnded, encode
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.bus import request
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
@@ -240,12 +240,14 @@ class Backend:
                 feed = TableFeed(self, table_id)
                 await feed.start()
                 self.feeds[table_id] = feed
+                metrics.FEEDS.set(len(self.feeds))
             feed.cancel_close()
             return feed
 
     def feed_idle(self, feed: TableFeed) -> None:
         if self.feeds.get(feed.table_id) is feed:
             del self.feeds[feed.table_id]
+            metrics.FEEDS.set(len(self.feeds))
 
 
 def table_out(meta: TableMeta) -> TableOut:

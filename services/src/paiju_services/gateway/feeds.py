@@ -19,7 +19,7 @@ from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from paiju import api
 from paiju.protocol import Event
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.errors import ServiceError
 from paiju_services.gateway.schemas import Over, StateFrame, encoder
 from paiju_services.logs import log
@@ -45,6 +45,9 @@ class Watcher:
     def push(self, frame: bytes) -> None:
         if self.dropped:
             return
+        if frame:  # b"" only tells the writer to close the socket
+            metrics.FRAMES_OUT.inc()
+            metrics.BYTES_OUT.inc(len(frame))
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
@@ -152,6 +155,7 @@ class TableFeed:
             watcher.push(frame)
 
     def _state(self, seat: int | None, event: str | None) -> bytes:
+        metrics.FRAME_ENCODINGS.inc()
         state = self.table.state
         moves: list[dict[str, Any]] | None = None
         settled = self.table.settled

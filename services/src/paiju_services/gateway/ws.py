@@ -21,6 +21,7 @@ from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
 from paiju.errors import RuleError
+from paiju_services import metrics
 from paiju_services.errors import RemoteError, ServiceError, error_body, short
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.feeds import TableFeed, Watcher
@@ -99,6 +100,7 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
         return
     session = Session(socket, backend, feed, watcher)
     writer = asyncio.create_task(session.write())
+    metrics.SOCKETS.inc()
     session.welcome()
     log(logger, "socket opened", table=table_id)
     try:
@@ -127,6 +129,7 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.SOCKETS.dec()
         feed.remove(watcher)
         watcher.push(b"")
         with contextlib.suppress(BaseException):

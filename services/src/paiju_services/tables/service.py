@@ -44,7 +44,7 @@ from paiju.errors import RuleError
 from paiju.protocol import Command, Event, HandEnded, decode, encode
 from paiju.simulate import table_command
 from paiju.table import Config
-from paiju_services import subjects
+from paiju_services import metrics, subjects
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError, short
@@ -401,6 +401,21 @@ class TableService:
 
     async def command(self, table_id: str, req: SeatCommand) -> CommandDone:
         t0 = time.perf_counter()
+        outcome = "failed"
+        try:
+            done = await self._command(table_id, req, t0)
+            outcome = "duplicate" if done.duplicate else "accepted"
+            return done
+        except (RuleError, ServiceError) as exc:
+            refused = not isinstance(exc, ServiceError) or exc.code != "unavailable"
+            outcome = "refused" if refused else "failed"
+            raise
+        finally:
+            metrics.COMMANDS.labels(outcome).inc()
+            metrics.COMMAND_SECONDS.observe(time.perf_counter() - t0)
+            metrics.HOT_TABLES.set(len(self.cache))
+
+    async def _command(self, table_id: str, req: SeatCommand, t0: float) -> CommandDone:
         if not subjects.COMMAND_ID.fullmatch(req.id):
             raise ServiceError("bad_request", detail="a command id is 1-64 of A-Z a-z 0-9 _ . : -")
         seat = await self._authenticate(table_id, req.token)
@@ -466,6 +481,7 @@ class TableService:
             except RuleError:
                 if not fresh and await self.store.last_seq(table_id) != table.last_seq:
                     retries += 1
+                    metrics.RETRIES.inc()
                     table, fresh = await self._reload(table), True
                     continue  # refused on a stale copy: decide again on the real table
                 raise
@@ -482,6 +498,7 @@ class TableService:
                     timeout=self.settings.request_timeout,
                 )
             except (Conflict, StoreError) as exc:
+                metrics.RETRIES.inc()
                 if isinstance(exc, StoreError):
                     attempted.add(command_id)
                     log(

@@ -1,0 +1,82 @@
+"""Every service exposes Prometheus metrics (``--metrics-port``): a played game's commands are
+counted by the table service exactly as its log holds them, the bots' moves by the bots service,
+and the frames and sockets by the gateway."""
+
+from __future__ import annotations
+
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from integration.harness import Socket, Stack, free_port, join, new_table, play_seat, raw_log
+
+
+@pytest.fixture(scope="module")
+def metered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, dict[str, int]]]:
+    """A stack of its own, so that nothing else moves its counters."""
+    stack = Stack(Path(tmp_path_factory.mktemp("metrics")))
+    ports = {name: free_port() for name in ("tables", "bots", "gateway")}
+    stack.start_nats()
+    try:
+        for name, port in ports.items():
+            stack.start(name, "--metrics-port", str(port))
+    except Exception:
+        stack.stop()
+        raise
+    yield stack, ports
+    stack.stop()
+
+
+def scrape(port: int) -> dict[str, float]:
+    """The samples of a /metrics page: ``name{labels}`` → value."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        text = reply.read().decode()
+    samples = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return samples
+
+
+async def test_metrics_count_a_played_games_commands(
+    metered: tuple[Stack, dict[str, int]],
+) -> None:
+    stack, ports = metered
+    before = scrape(ports["tables"])
+    assert before['paiju_commands_total{outcome="accepted"}'] == 0  # listed from the start
+    async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
+        table = await new_table(http, game="guanpai", variant="boke")
+        token = await join(http, table, "Ann", seat=0)
+        assert (await http.post(f"/api/tables/{table}/bots", json={})).status_code == 200
+        sock = await Socket.open(stack.ws, table, token)
+        gateway_live = scrape(ports["gateway"])
+        await play_seat(sock, 0)
+        await sock.close()
+
+    log = await raw_log(stack.nats_url, table)
+    commands = {h["Paiju-Command"] for h, _ in log if h.get("Paiju-Command", "").startswith("seat")}
+    mine = {c for c in commands if c.startswith("seat0.")}
+    tables = scrape(ports["tables"])
+    assert tables['paiju_commands_total{outcome="accepted"}'] == len(commands)
+    assert tables["paiju_command_seconds_count"] == sum(
+        v for k, v in tables.items() if k.startswith("paiju_commands_total")
+    )
+    appended = tables['paiju_appends_total{result="appended"}']
+    assert appended >= len(commands)  # and the table's own steps: deals, reveals
+    assert tables["paiju_appended_messages_total"] == len(log)  # the header and every event
+    assert tables["paiju_append_seconds_count"] >= appended
+
+    bots = scrape(ports["bots"])
+    assert bots['paiju_bot_moves_total{result="accepted"}'] == len(commands) - len(mine)
+
+    gateway = scrape(ports["gateway"])
+    assert gateway_live["paiju_sockets"] == 1 and gateway["paiju_sockets"] == 0
+    # the only watcher: every frame it received was counted, each state frame encoded once
+    assert gateway["paiju_frames_out_total"] == len(sock.frames)
+    states = [f for f in sock.frames if f["type"] == "state"]
+    assert gateway["paiju_frame_encodings_total"] == len(states)
+    assert gateway["paiju_frame_bytes_out_total"] > 100 * len(sock.frames)
