@@ -7,9 +7,11 @@ in order and may read what earlier ones left in `bench.facts`.
 Sections now:
 - RLCard reference: RLCard's Dou Dizhu engine alone, random games/s, in a separate venv
   (.venv-bench, created here on first use) so RLCard never enters the project's venv.
-- Guanpai and Banzipao engines: random games/s and median legal_moves / decide times per variant,
-  on CPython in-process and in Pyodide under node (tools/pyodide/run.mjs running
-  bench/engine_bench.py).
+- Guanpai, Banzipao, Dagong and Dabang engines: random games/s (Dabang: whole matches) and median
+  and p99 legal_moves / median decide times per variant, on CPython in-process and in Pyodide under
+  node (tools/pyodide/run.mjs running bench/engine_bench.py).
+- Dagong's hardest decision: legal_moves at a hand's first lead with all four jokers in the
+  leader's 27 cards, median and p99 (target: Pyodide median under 20 ms).
 - Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
   beside the engine of the commit before it (git archive), in alternating fresh processes.
 - Browser client (bench/browser_bench.py): page load to "engine ready" and one local validation
@@ -198,6 +200,22 @@ def guanpai_section(bench: Bench) -> list[Row]:
 
 def banzipao_section(bench: Bench) -> list[Row]:
     return engine_section(bench, "banzipao", against_rlcard=False)
+
+
+def dagong_section(bench: Bench) -> list[Row]:
+    return engine_section(bench, "dagong", against_rlcard=False)
+
+
+DAGONG_LEAD_TARGET = 0.020  # seconds: median legal_moves in Pyodide, a 27-card hand with 4 jokers
+
+
+def dagong_leads_section(bench: Bench) -> list[Row]:
+    return leads_section(bench, "dagong", DAGONG_LEAD_TARGET)
+
+
+def dabang_section(bench: Bench) -> list[Row]:
+    """Dabang's random games are whole matches (levels 3 past 10)."""
+    return engine_section(bench, "dabang", against_rlcard=False)
 
 
 def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
@@ -411,6 +429,9 @@ SECTIONS: list[tuple[str, Section]] = [
     ("Reference: RLCard", rlcard_section),
     ("Guanpai engine: CPython vs Pyodide", guanpai_section),
     ("Banzipao engine: CPython vs Pyodide", banzipao_section),
+    ("Dagong engine: CPython vs Pyodide", dagong_section),
+    ("Dagong: the hardest decision, a first lead holding every joker", dagong_leads_section),
+    ("Dabang engine (a game is a whole match): CPython vs Pyodide", dabang_section),
     ("Engines before and after the core change (CPython)", before_and_after_section),
     ("Browser client: Chromium", browser_section),
 ]

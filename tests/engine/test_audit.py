@@ -1,19 +1,21 @@
 """`paiju audit` replays an exported log through the rules: an honest log prints its scores; a
-tampered or corrupt one names its first bad event by index with the rule error."""
+tampered or corrupt one names its first bad event by index with the rule error, and says in words
+what is wrong (seats numbered from 1, cards by their names, what the log has against what the rules
+give); a log that stops early is incomplete and says what could not be checked. (The command's
+output and exit statuses: tests/engine/test_cli.py.)"""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
+import re
 
 import pytest
 
 from paiju import bots
-from paiju.cli import main
+from paiju.cards import card_names, parse_cards
 from paiju.games.guanpai import GAME
-from paiju.log import audit, dump_lines
+from paiju.log import VERDICTS, audit, describe, dump_lines
+from paiju.registry import GAMES
 from paiju.simulate import play_game
 
 
@@ -97,35 +99,224 @@ def test_a_corrupt_line_or_header_is_named(recorded: list[str]) -> None:
     assert report.error is not None and report.error.code == "log_header"
 
 
-def test_the_command_line_prints_scores_and_names_the_bad_event(
-    recorded: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    good = tmp_path / "good.jsonl"
-    good.write_text("\n".join(recorded) + "\n")
-    assert main(["audit", str(good)]) == 0
-    out = capsys.readouterr().out
-    assert "audit: OK" in out and "deal of hand 2: verified" in out and "scores" in out
-
-    i = index_of(recorded, "passed")
-    bad = tmp_path / "bad.jsonl"
-    data = json.loads(recorded[i + 1])
-    bad.write_text("\n".join(with_event(recorded, i, seat=(data["seat"] + 1) % 3)) + "\n")
-    assert main(["audit", str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert f"BAD event #{i} (line {i + 2}): not_your_turn" in out and "audit: FAILED" in out
+def english(lines: list[str]) -> list[str]:
+    return [en for _, en in describe(audit(lines))]
 
 
-def test_python_dash_m_paiju_runs_the_same_audit(recorded: list[str], tmp_path: Path) -> None:
-    path = tmp_path / "log.jsonl"
-    path.write_text("\n".join(recorded) + "\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "paiju", "audit", "--json", str(path)],
-        capture_output=True,
-        text=True,
+def chinese(lines: list[str]) -> list[str]:
+    return [zh for zh, _ in describe(audit(lines))]
+
+
+def test_an_honest_log_is_told_hand_by_hand_with_seats_from_1(recorded: list[str]) -> None:
+    report = audit(recorded)
+    assert (report.verdict, report.complete) == ("sound", True)
+    told = english(recorded)
+    assert told[0] == f"Guanpai (Mainstream rules), 3 players, {len(recorded) - 1} events"
+    deal = "the deal follows from the commitment and the seeds"
+    hands = [t for t in told if t.startswith("hand ") and "finishing order" not in t]
+    assert [t.split(";")[0] for t in hands] == [f"hand 1: {deal}", f"hand 2: {deal}"]
+    assert all(t.endswith("moves follow the rules; its score follows the rules") for t in hands)
+    ended = [json.loads(line) for line in recorded if '"hand_ended"' in line]
+    first = ended[0]
+    scores = ", ".join(
+        f"Seat {s + 1} {'+' if v > 0 else ''}{v}" for s, v in enumerate(first["scores"])
     )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
-    assert report["ok"] and report["events"] == len(recorded) - 1
+    assert f"  scores: {scores}" in told
+    for line in first["lines"]:
+        assert (
+            f"  Seat {line['payer'] + 1} pays Seat {line['payee'] + 1} {line['amount']} "
+            "(cards left)" in told
+        )
+    assert not any("seat 0" in t.lower() for t in told)  # seats are numbered from 1
+    assert told[-1] == VERDICTS["sound"][1]
+    assert chinese(recorded)[-1] == "审核通过：日志完整，每一步都符合规则"
+
+
+def test_a_header_only_log_is_incomplete_and_says_nothing_could_be_checked(
+    recorded: list[str],
+) -> None:
+    report = audit(recorded[:1])
+    assert report.ok and not report.complete and report.verdict == "incomplete"
+    assert english(recorded[:1])[1:] == [
+        "the log has its header and no event: no deal, move or score could be checked",
+        "audit: INCOMPLETE — what the log holds follows the rules, but it stops before the "
+        "match ends",
+    ]
+
+
+def test_a_log_cut_off_mid_hand_is_incomplete_and_says_what_is_unchecked(
+    recorded: list[str],
+) -> None:
+    played = index_of(recorded, "played", 10)
+    cut = recorded[: played + 2]  # the header and events 0 … played
+    report = audit(cut)
+    assert report.verdict == "incomplete" and report.error is None
+    assert [d.status for d in report.deals] == ["unrevealed"]
+    told = english(cut)
+    assert (
+        f"the log stops after line {played + 2}, in the middle of hand 1 (playing): the rest of "
+        "its moves and its score are not recorded, and its seed is not revealed, so its deal "
+        "cannot be checked"
+    ) in told
+    assert "the match's result (the totals) cannot be checked" in told
+    assert any(t.startswith("hand 1: the seed is not revealed") for t in told)
+    assert "第1局还在进行（出牌中）" in " ".join(chinese(cut))
+
+
+def test_a_log_cut_before_the_score_of_its_last_play_is_incomplete_not_wrong(
+    recorded: list[str],
+) -> None:
+    """The play that ends a hand is followed by its score: a log that stops between them is cut
+    short, not forged."""
+    ended = index_of(recorded, "hand_ended")
+    report = audit(recorded[: ended + 1])
+    assert report.verdict == "incomplete" and report.bad_index is None
+
+
+def test_a_last_line_cut_in_the_middle_is_incomplete(recorded: list[str]) -> None:
+    cut = [*recorded[:20], recorded[20][:17]]
+    report = audit(cut)
+    assert report.verdict == "incomplete" and report.cut_off is not None
+    assert "line 21, the last, is cut short and cannot be read: the file stops there" in english(
+        cut
+    )
+    # the same bytes in the middle of a log are a corrupt line, not a cut
+    assert audit([*cut, *recorded[21:]]).verdict == "failed"
+
+
+def test_a_changed_card_is_explained_with_the_hand_it_was_not_in(recorded: list[str]) -> None:
+    i = index_of(recorded, "played", 5)
+    data = json.loads(recorded[i + 1])
+    bad_card = "2S" if "2S" not in recorded[i + 1] else "3S"
+    tampered = with_event(recorded, i, cards=[bad_card])
+    bad = audit(tampered)
+    assert bad.bad_index == i and bad.error is not None and bad.error.code == "not_in_hand"
+    assert bad.state is not None
+    held = bad.state.hands[data["seat"]]
+    assert set(parse_cards(data["cards"])) <= set(held)  # the log's honest cards were in it
+    seat = data["seat"] + 1
+    name = card_names(parse_cards(bad_card), "en")
+    assert english(tampered)[-2] == (
+        f"line {i + 2}: Seat {seat} played {name}, but {name} is not in that hand; by the deal "
+        f"it held {card_names(held, 'en')}"
+    )
+    zh = card_names(parse_cards(bad_card), "zh")
+    assert chinese(tampered)[-2] == (
+        f"第 {i + 2} 行：{seat}号位 出了 {zh}，但这手牌里没有 {zh}；按发牌，这时这手牌是 "
+        f"{card_names(held, 'zh')}"
+    )
+    assert english(tampered)[-1] == "audit: FAILED — the log is wrong"
+
+
+def test_a_forged_field_shows_the_log_s_value_against_the_rules_never_as_expected(
+    recorded: list[str],
+) -> None:
+    i = index_of(recorded, "hand_ended")
+    data = json.loads(recorded[i + 1])
+    forged = [s * 2 for s in data["scores"]]
+    told = english(with_event(recorded, i, scores=forged))
+
+    def per_seat(values: list[int]) -> str:
+        return ", ".join(f"Seat {s + 1} {'+' if v > 0 else ''}{v}" for s, v in enumerate(values))
+
+    assert told[-3:] == [
+        f"line {i + 2}: “The hand ends” does not follow from the rules",
+        f"  scores: the log has {per_seat(forged)}, the rules give {per_seat(data['scores'])}",
+        "audit: FAILED — the log is wrong",
+    ]
+    assert not any("expected" in t for t in told)
+
+
+def test_a_changed_deal_names_the_seats_and_the_cards_that_differ(recorded: list[str]) -> None:
+    dealt = index_of(recorded, "dealt")
+    hands = json.loads(recorded[dealt + 1])["hands"]
+    a, b = hands[0][0], hands[1][0]
+    hands[0][0], hands[1][0] = b, a
+    tampered = with_event(recorded, dealt, hands=hands)
+    told = english(tampered)
+
+    def en(code: str) -> str:
+        return card_names(parse_cards(code), "en")
+
+    assert told[1:] == [
+        f"line {dealt + 2}: the deal of hand 1 does not follow from the seeds",
+        f"  Seat 1: the log has {en(b)} where the seeds give {en(a)}",
+        f"  Seat 2: the log has {en(a)} where the seeds give {en(b)}",
+        "audit: FAILED — the log is wrong",
+    ]
+    assert not any("{" in t or "[" in t for t in told)  # no JSON
+    zh = chinese(tampered)
+    assert f"  1号位：日志里有 {card_names(parse_cards(b), 'zh')}，按种子应当是 " in zh[2]
+
+
+def test_a_deal_in_another_order_is_named_as_such(recorded: list[str]) -> None:
+    dealt = index_of(recorded, "dealt")
+    hands = json.loads(recorded[dealt + 1])["hands"]
+    hands[2] = hands[2][::-1]
+    assert english(with_event(recorded, dealt, hands=hands))[2] == (
+        "  Seat 3: the same cards, but not in the order dealt"
+    )
+
+
+def test_a_play_out_of_turn_names_whose_turn_it_was(recorded: list[str]) -> None:
+    i = index_of(recorded, "passed")
+    data = json.loads(recorded[i + 1])
+    tampered = with_event(recorded, i, seat=(data["seat"] + 1) % 3)
+    wrong = (data["seat"] + 1) % 3 + 1
+    assert english(tampered)[-2] == (
+        f"line {i + 2}: “Seat {wrong} passes”, but it was Seat {data['seat'] + 1}'s turn, not "
+        f"Seat {wrong}'s"
+    )
+
+
+def test_players_names_in_the_header_name_the_seats(recorded: list[str]) -> None:
+    config = GAME.config("mainstream", 3, hands=2)
+    # the same events under a header that names the players
+    named = [dump_lines(config, [], "t-1", names=["Ann", "Bo", "王五"])[0], *recorded[1:]]
+    told = english(named)
+    assert any("Seat 1 (Ann) pays" in t or "Seat 3 (王五) pays" in t for t in told)
+    assert "3号位（王五）" in " ".join(chinese(named))
+    assert audit(named).verdict == "sound"
+
+
+def test_a_header_that_is_not_a_log_is_explained(recorded: list[str]) -> None:
+    told = english(['{"type": "something else"}', *recorded[1:]])
+    assert told[0].startswith("line 1 is not a Paiju log header: ")
+    assert told[-1] == "audit: FAILED — the log is wrong"
+
+
+CODE = re.compile(r"\b([2-9TJQKA][SHCD]|BJ|RJ)\b")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_s_audit_is_told_in_words_without_codes(game_id: str) -> None:
+    """Whatever the game: an honest log is sound, half of it incomplete, and a move moved to
+    another seat wrong, each told with no card code and no unfilled template."""
+    import random
+
+    from paiju.simulate import random_chooser
+
+    game = GAMES[game_id]
+    config = game.config(game.info.variants[0].id)
+    _, events = play_game(config, f"told-{game_id}", random_chooser(random.Random(7)))
+    lines = dump_lines(config, events)
+    moved = next(
+        i for i, line in enumerate(lines[1:]) if json.loads(line)["type"] in ("played", "passed")
+    )
+    seat = json.loads(lines[moved + 1])["seat"]
+    logs = {
+        "sound": lines,
+        "incomplete": lines[: len(lines) // 2],
+        "failed": with_event(lines, moved, seat=(seat + 1) % config.players),
+    }
+    for verdict, log in logs.items():
+        report = audit(log)
+        assert report.verdict == verdict
+        told = describe(report)
+        assert told[-1] == VERDICTS[verdict]
+        for zh, en in told:
+            assert "{" not in zh + en and not CODE.search(zh + en), (zh, en)
+    assert any(en.startswith(f"line {moved + 2}: ") for _, en in describe(audit(logs["failed"])))
 
 
 # --- 板子炮: the auction and the call are commands too ---------------------------------------------

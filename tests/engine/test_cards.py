@@ -1,17 +1,22 @@
 """Card notation and decks: every text form a player may type reads back to one canonical code,
-and the packs the games deal from have exactly the cards their rules name."""
+every card has a name a player reads (♠A / A♠, 大王 / Big Joker) that reads back to it, and the
+packs the games deal from have exactly the cards their rules name."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paiju.cards import (
     BIG_JOKER,
     SMALL_JOKER,
     build_deck,
     card_codes,
+    card_name,
+    card_names,
     format_card,
     format_cards,
     is_joker,
@@ -47,6 +52,14 @@ from paiju.errors import NotationError, PaijuError
         ("rj", "RJ"),
         ("BJ", "BJ"),
         ("bj", "BJ"),
+        # a card's name, as messages write it, reads back too
+        ("♠3", "3S"),
+        ("♥10", "TH"),
+        ("10♥", "TH"),
+        ("大王", "RJ"),
+        ("小王", "BJ"),
+        ("Big Joker", "RJ"),
+        ("small  joker", "BJ"),
     ],
 )
 def test_every_spelling_reads_to_the_canonical_code(text: str, canonical: str) -> None:
@@ -80,7 +93,24 @@ def test_cards_order_by_rank_then_suit() -> None:
 
 @pytest.mark.parametrize(
     "junk",
-    ["", " ", "1S", "11S", "3X", "3", "10", "3SS", "♠3", "S3", "JK", "XJ", "10♠♠", "1O♠", "T"],
+    [
+        "",
+        " ",
+        "1S",
+        "11S",
+        "3X",
+        "3",
+        "10",
+        "3SS",
+        "♠♠3",
+        "S3",
+        "JK",
+        "XJ",
+        "10♠♠",
+        "1O♠",
+        "T",
+        "王",
+    ],
 )
 def test_junk_is_a_notation_error(junk: str) -> None:
     with pytest.raises(NotationError) as info:
@@ -94,6 +124,48 @@ def test_formatting_a_number_that_is_no_card_is_a_notation_error() -> None:
         format_card(99)
     with pytest.raises(NotationError):
         format_card(-1)
+
+
+# --- names: a card as a player reads it -------------------------------------------------------------
+
+# every rank in the notation's order, as a player names it
+RANK_NAMES = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+
+
+@pytest.mark.parametrize(("rank", "name"), list(zip("3456789TJQKA2", RANK_NAMES, strict=True)))
+def test_every_rank_is_named_with_its_suit_before_it_in_chinese_after_it_in_english(
+    rank: str, name: str
+) -> None:
+    for suit, symbol in zip("SHCD", "♠♥♣♦", strict=True):
+        card = parse_card(rank + suit)
+        assert card_name(card, "zh") == symbol + name
+        assert card_name(card, "en") == name + symbol
+    assert card_name(parse_card(rank + "S")) == "♠" + name  # Chinese unless asked
+
+
+def test_a_ten_is_named_10_and_the_jokers_by_their_names() -> None:
+    assert (card_name(parse_card("TS"), "zh"), card_name(parse_card("TS"), "en")) == ("♠10", "10♠")
+    assert (card_name(BIG_JOKER, "zh"), card_name(BIG_JOKER, "en")) == ("大王", "Big Joker")
+    assert (card_name(SMALL_JOKER, "zh"), card_name(SMALL_JOKER, "en")) == ("小王", "Small Joker")
+
+
+def test_cards_are_named_in_the_order_given() -> None:
+    cards = [parse_card(c) for c in ("RJ", "TH", "3C", "AS", "BJ")]
+    assert card_names(cards, "zh") == "大王 ♥10 ♣3 ♠A 小王"
+    assert card_names(cards, "en") == "Big Joker 10♥ 3♣ A♠ Small Joker"
+    assert card_names([], "en") == ""
+
+
+@given(st.lists(st.sampled_from(build_deck(decks=2, jokers=True))), st.sampled_from(["zh", "en"]))
+def test_names_read_back_to_the_same_cards(cards: list[int], lang: str) -> None:
+    assert parse_cards(card_names(cards, lang)) == tuple(sorted(cards))  # type: ignore[arg-type]
+
+
+def test_naming_something_that_is_no_card_or_in_no_language_is_refused() -> None:
+    with pytest.raises(NotationError):
+        card_name(99, "en")
+    with pytest.raises(ValueError, match="'zh' or 'en'"):
+        card_name(parse_card("3S"), "fr")  # type: ignore[arg-type]
 
 
 # --- several cards -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import ClassVar
 import pytest
 
 from paiju import api
-from paiju.cards import Card, Hand
+from paiju.cards import Card, Hand, card_name, format_card
 from paiju.errors import RuleError
 from paiju.protocol import (
     Dealt,
@@ -26,6 +26,7 @@ from paiju.protocol import (
     encode,
     register,
 )
+from paiju.simulate import table_command
 
 
 @register
@@ -146,6 +147,47 @@ def test_a_rule_error_speaks_chinese_and_english_and_names_the_cards() -> None:
             "cards": [],
         },
     }
+
+
+def test_a_refusal_names_the_cards_as_players_read_them_in_each_language() -> None:
+    """The message a player reads names cards by suit symbol and rank (♠10 in Chinese, 10♠ in
+    English), never by code; the codes stay in ``cards`` for programs."""
+    state = api.initial_state(api.make_config("guanpai", "mainstream", players=3))
+    while (command := table_command(state, "names")) is not None:
+        state, _ = api.apply(state, command)
+    seat = api.to_move(state)
+    assert seat is not None
+    # a ten (rank 7) another seat holds
+    other = next(c for s, hand in enumerate(state.hands) if s != seat for c in hand if c >> 2 == 7)
+    result = api.check_command(state, {"type": "play", "seat": seat, "cards": [format_card(other)]})
+    assert result["error"] == {
+        "code": "not_in_hand",
+        "zh": f"你手里没有这些牌：{card_name(other, 'zh')}",
+        "en": f"These cards are not in your hand: {card_name(other, 'en')}",
+        "cards": [format_card(other)],
+    }
+    assert card_name(other, "en")[:2] == "10" and card_name(other, "zh")[1:] == "10"  # a ten
+
+
+@pytest.mark.parametrize(
+    ("params", "zh", "en"),
+    [
+        ({"play": "4S", "lead": "TH"}, "♠4 管不上 ♥10", "4♠ does not beat 10♥"),
+        ({"play": "3C AS", "lead": "RJ"}, "♣3 ♠A 管不上 大王", "3♣ A♠ does not beat Big Joker"),
+        ({"play": (0, 1), "lead": 52}, "♠3 ♥3 管不上 小王", "3♠ 3♥ does not beat Small Joker"),
+    ],
+)
+def test_card_parameters_of_any_message_are_named_per_language(
+    params: dict[str, object], zh: str, en: str
+) -> None:
+    err = RuleError("does_not_beat", ["4S"], **params)
+    assert (err.zh, err.en, err.cards) == (zh, en, ["4S"])
+
+
+def test_a_parameter_that_is_not_cards_is_left_as_written() -> None:
+    err = RuleError("must_include_card", [], card="the lowest card")
+    assert err.en == "The first play must include the lowest card"
+    assert RuleError("unknown_seat", seat=3).en == "There is no seat 3"
 
 
 def test_the_catalogue_lists_each_game_with_variants_players_and_descriptions() -> None:

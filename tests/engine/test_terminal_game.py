@@ -1,84 +1,157 @@
 """`paiju play` (what `make run` starts until the services exist): a person plays a whole hand
-against two bots in the terminal, with hints, refusals explained in both languages, and a log that
-`paiju audit` accepts."""
+against bots in the terminal, with hints, refusals explained in both languages with the cards
+named as players read them, every prompt saying what to type, and a log that `paiju audit`
+accepts. (A closed input, Ctrl-C and the exit statuses: tests/engine/test_cli.py.)"""
 
 from __future__ import annotations
 
 import argparse
 import io
+import re
 from pathlib import Path
 
+from paiju.cards import card_names, parse_cards
 from paiju.cli import cmd_play, main
+from paiju.games.banzipao import GAME as BANZIPAO
+
+HINT = "提示 hint: "
+MOST_PROMPTS = 2000  # a reply the game keeps refusing would otherwise loop for ever
+
+
+def play_args(
+    game: str, variant: str | None, seat: int, seed: str, log: Path
+) -> argparse.Namespace:
+    return argparse.Namespace(
+        game=game, variant=variant, seat=seat, seed=seed, log=str(log), lang="both"
+    )
 
 
 def reply_to(hint: str) -> str:
-    """What a person types to follow a hint: "pass 不要", "bid bao", "calls 叫 2S" or cards."""
-    if hint == "pass 不要":
+    """What a person types to follow a hint: a play's cards as the hint names them (``♠3 ♥3``:
+    names read back), ``p``, or a word with its name (``pass（不包 / No bid (不包)）``)."""
+    if hint.startswith("p（"):
         return "p"
-    return hint.removeprefix("bid ").removeprefix("calls 叫 ")
+    return hint
 
 
 def test_a_person_plays_a_whole_hand_against_bots(tmp_path: Path) -> None:
     out = io.StringIO()
     log = tmp_path / "game.jsonl"
     answers: list[str] = []
+    prompts: list[str] = []
 
     def person(prompt: str) -> str:
         """First a bad code, then ask for a hint and play it, again and again."""
+        prompts.append(prompt)
+        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
         if not answers:
             answer = "ZZ"
         elif answers[-1] != "h":
             answer = "h"
         else:
-            hint = out.getvalue().splitlines()[-3].removeprefix("hint 提示: ")
-            answer = reply_to(hint)
+            lines = out.getvalue().splitlines()
+            hint = next(line for line in reversed(lines) if line.startswith(HINT))
+            answer = reply_to(hint.removeprefix(HINT))
         answers.append(answer)
         return answer
 
-    args = argparse.Namespace(game="guanpai", variant="boke", seat=0, seed="terminal", log=str(log))
-    assert cmd_play(args, out, person) == 0
+    assert cmd_play(play_args("guanpai", "boke", 1, "terminal", log), out, person) == 0
     text = out.getvalue()
-    assert "✗ not a card: 'ZZ'" in text
-    assert "scores [" in text and "totals 总分" in text
+    assert "✗ “ZZ” 不是一张牌 / “ZZ” is not a card" in text
+    assert "你坐 1号位" in text and "you sit in Seat 1" in text
+    assert "  scores: " in text and "总分：" in text and "totals: " in text
+    # every prompt says what to type, in both languages, and ends where the person types
+    for prompt in prompts:
+        assert prompt.endswith("\n> ")
+        assert "输入要出的牌" in prompt and "type the cards to play, e.g. 3S 3H" in prompt
+        assert "h 提示，q 退出" in prompt and "h for a hint, q to quit" in prompt
+    assert any("p to pass" in p for p in prompts) and any("you lead: no pass" in p for p in prompts)
+    # the hand and the plays are named as players read them, never by code
+    hands = [line for line in text.splitlines() if line.startswith("your hand: ")]
+    for line in hands:
+        cards = parse_cards(line.removeprefix("your hand: "))
+        assert line == f"your hand: {card_names(cards, 'en')}"
+    assert not re.search(r"\b[2-9TJQKA][SHCD]\b", text.replace("3S 3H", ""))
     assert main(["audit", str(log)]) == 0
 
 
 def test_a_person_bids_calls_and_plays_banzipao_in_the_terminal(tmp_path: Path) -> None:
-    """板子炮 in the terminal: the auction in Chinese words (不包), a refused call of one's own card
-    explained, then hints followed to the end of the hand."""
+    """板子炮 in the terminal: the bid prompt says how to bid 包 and how not to, in the game's
+    own words; the auction answered in Chinese words (不包); a refused call of one's own card
+    explained with the card's name; then hints followed to the end of the hand."""
     out = io.StringIO()
     log = tmp_path / "banzipao.jsonl"
     answers: list[str] = []
+    prompts: list[str] = []
+    own: list[str] = []  # the card of one's own that was called
+    bid = BANZIPAO.words.commands["bid"]
 
     def person(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
         lines = out.getvalue().splitlines()
-        if lines[-1].startswith("bid:"):
-            answer = "不包"
-        elif lines[-1].startswith("call:") and "✗" not in out.getvalue():
-            hand = next(line for line in reversed(lines) if line.startswith("your hand"))
-            answer = hand.split()[-1]  # a card of one's own: refused
+        hand = next(line for line in reversed(lines) if line.startswith("your hand: "))
+        if bid["bao"].button[1] in prompt:  # the auction: decline
+            answer = bid["pass"].button[0]
+        elif "type a card" in prompt and "✗" not in out.getvalue():
+            answer = hand.split()[-1]  # a card of one's own, by its English name: refused
+            own.append(answer)
         elif not answers or answers[-1] != "h":
             answer = "h"
         else:
-            hint = next(line for line in reversed(lines) if line.startswith("hint 提示: "))
-            answer = reply_to(hint.removeprefix("hint 提示: "))
+            hint = next(line for line in reversed(lines) if line.startswith(HINT))
+            answer = reply_to(hint.removeprefix(HINT))
         answers.append(answer)
         return answer
 
-    for seed in range(200):  # until seat 0 deals a hand nobody bids on
+    for seed in range(200):  # until seat 1 deals a hand nobody bids on
         out.truncate(0)
         out.seek(0)
         answers.clear()
-        args = argparse.Namespace(
-            game="banzipao", variant=None, seat=0, seed=f"t{seed}", log=str(log)
-        )
-        assert cmd_play(args, out, person) == 0
+        prompts.clear()
+        own.clear()
+        assert cmd_play(play_args("banzipao", None, 1, f"t{seed}", log), out, person) == 0
         if "✗" in out.getvalue():
             break
     text = out.getvalue()
     assert "不包" in answers
-    assert (
-        "✗ 叫牌必须叫一张自己手里没有的牌" in text
-    )  # the dealer (seat 0 here) called his own card
+    bid_prompts = [p for p in prompts if bid["bao"].button[1] in p]
+    assert bid_prompts
+    for prompt in bid_prompts:  # how to bid 包 and how not to, from the game's words
+        assert (
+            f"{bid['bao'].button[0]}（bao）" in prompt and f"bao ({bid['bao'].button[1]})" in prompt
+        )
+        assert f"{bid['pass'].button[0]}（pass）" in prompt
+    # the dealer (seat 1 here) called his own card: refused, the card named in each language
+    refusal = next(line for line in text.splitlines() if line.startswith("✗"))
+    called = parse_cards(own[0])
+    assert refusal == (
+        f"✗ 叫牌必须叫一张自己手里没有的牌：{card_names(called, 'zh')} 在你手里 / "
+        f"You must call a card you do not hold: {card_names(called, 'en')} is in your hand"
+    )
     assert any('"card_called"' in line for line in log.read_text().splitlines())
-    assert "scores [" in text and main(["audit", str(log)]) == 0
+    assert "  scores: " in text and main(["audit", str(log)]) == 0
+
+
+def test_a_bot_burying_the_kitty_is_told_without_its_cards() -> None:
+    """The terminal shows a bot's move as the person at the table may know it: a bot dealer
+    burying the kitty (a play that puts no card on the table) is told by the game's words, never
+    by the cards it buried."""
+    from paiju import api, bots
+    from paiju.cli import _bot_line
+    from paiju.registry import get_game
+    from paiju.simulate import table_command
+
+    game = get_game("dabang")
+    state = api.initial_state(game.config(None))
+    while state.phase != "bury":
+        command = table_command(state, "kitty")
+        if command is None:
+            command = bots.choose(state, api.to_move(state))
+        state, _ = api.apply(state, command)
+    seat = api.to_move(state)
+    burial = bots.choose(state, seat)
+    line = _bot_line(state, burial, seat, ["", "", "", ""], game.words, "both")
+    assert "扣底" in line and "bur" in line
+    zh, en = card_names(burial.cards, "zh"), card_names(burial.cards, "en")
+    assert not [name for name in zh.split() + en.split() if name in line]

@@ -2,6 +2,9 @@
 
 Every function takes and returns either engine values (``Config``, states, ``Command``/``Event``
 dataclasses) or their JSON forms, and says which. docs/engine.md documents each with examples.
+
+Cards are named for people by ``card_name`` / ``card_names`` (from ``paiju.cards``): ``♠A``,
+``♥10``, ``大王`` in Chinese, ``A♠``, ``10♥``, ``Big Joker`` in English.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from paiju.cards import Hand, parse_cards
+from paiju.cards import Hand, card_name, card_names, parse_cards
 from paiju.climbing import ClimbingGame, Combo
 from paiju.errors import RuleError
 from paiju.protocol import Command, Event, HandEnded, decode, encode, encode_value
@@ -174,9 +177,13 @@ def readings(state: State, seat: int, cards: Hand | str | Iterable[str]) -> list
     game's default first. More than one where the game lets the player choose is what the
     browser offers as a choice.
 
+    A game without combinations (the trick games: a play is read by the lead) has no readings.
+
     Raises:
-        NotationError: a card code is wrong. ValueError: the game has no combinations.
+        NotationError: a card code is wrong.
     """
+    if not isinstance(get_game(state.config.game), ClimbingGame):
+        return []
     game = _climbing(state.config)
     try:
         combos = game.classify(state, seat, _cards(cards))
@@ -215,6 +222,8 @@ __all__ = [
     "Config",
     "State",
     "apply",
+    "card_name",
+    "card_names",
     "check_command",
     "classify",
     "compare",

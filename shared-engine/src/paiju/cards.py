@@ -13,12 +13,22 @@ Every text form round-trips:
 '3H TS RJ'
 >>> parse_card("BJ") == SMALL_JOKER
 True
+
+Codes are for programs; a person reads a card by its name, in the language of the text around it
+(``card_name``, ``card_names``): the suit before the rank in Chinese, after it in English, ``10``
+for a ten, and the jokers by their names.
+
+>>> card_names(parse_cards("10h as bj rj"), "zh")
+'♥10 ♠A 小王 大王'
+>>> card_names(parse_cards("10h as bj rj"), "en")
+'10♥ A♠ Small Joker Big Joker'
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from typing import Annotated, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 from paiju.errors import NotationError
 
@@ -75,14 +85,19 @@ def make_card(rank: Rank, suit: Suit) -> Card:
 
 
 def parse_card(text: str) -> Card:
-    """Parse one card: ``"TS"``, ``"10♠"``, ``"ts"``, ``"RJ"``.
+    """Parse one card: ``"TS"``, ``"10♠"``, ``"ts"``, ``"RJ"``, and a card's name as
+    ``card_name`` writes it (``"♠10"``, ``"大王"``, ``"Big Joker"``).
 
     Raises:
         NotationError: the text is not a card.
     """
-    code = text.strip().upper()
+    code = " ".join(text.split()).upper()
     if code in _JOKERS:
         return _JOKERS[code]
+    if code in _JOKER_NAMES:
+        return _JOKER_NAMES[code]
+    if code[:1] and code[0] in SUIT_SYMBOLS:  # the suit first, as a Chinese name has it: ♠10
+        code = code[1:] + code[:1]
     if code.startswith("10"):
         code = "T" + code[2:]
     if len(code) != 2 or code[0] not in _RANK_INDEX or code[1] not in _SUIT_INDEX:
@@ -91,11 +106,16 @@ def parse_card(text: str) -> Card:
 
 
 def parse_cards(text: str | Iterable[str]) -> Hand:
-    """Parse cards separated by spaces or commas (or an iterable of codes), sorted.
+    """Parse cards separated by spaces or commas (or an iterable of codes), sorted; names as
+    ``card_names`` writes them read back too.
 
     Raises:
         NotationError: one of the codes is not a card.
     """
+    if isinstance(text, str):
+        for name, card in _JOKER_NAMES.items():  # the two-word English names, as one code each
+            if " " in name:
+                text = re.sub(re.escape(name), format_card(card), text, flags=re.IGNORECASE)
     codes = text.replace(",", " ").split() if isinstance(text, str) else text
     return tuple(sorted(parse_card(code) for code in codes))
 
@@ -115,6 +135,49 @@ def card_codes(cards: Iterable[Card]) -> list[str]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Canonical codes separated by single spaces, in the order given."""
     return " ".join(card_codes(cards))
+
+
+Lang: TypeAlias = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+JOKER_NAMES: dict[Card, tuple[str, str]] = {
+    SMALL_JOKER: ("小王", "Small Joker"),
+    BIG_JOKER: ("大王", "Big Joker"),
+}
+
+
+_JOKER_NAMES = {name.upper(): card for card, names in JOKER_NAMES.items() for name in names}
+
+
+def card_name(card: Card, lang: Lang = "zh") -> str:
+    """A card as a player reads it: ``♠A``, ``♥10``, ``大王`` in Chinese; ``A♠``, ``10♥``,
+    ``Big Joker`` in English.
+
+    >>> card_name(parse_card("TH")), card_name(parse_card("TH"), "en")
+    ('♥10', '10♥')
+
+    Raises:
+        NotationError: ``card`` is not a card.
+        ValueError: ``lang`` is neither ``"zh"`` nor ``"en"``.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"a language is 'zh' or 'en', not {lang!r}")
+    if card in JOKER_NAMES:
+        return JOKER_NAMES[card][LANGS.index(lang)]
+    if card not in _CODES:
+        raise NotationError(repr(card))
+    rank, suit = RANK_NAMES[card >> 2], SUIT_SYMBOLS[card & 3]
+    return suit + rank if lang == "zh" else rank + suit
+
+
+def card_names(cards: Iterable[Card], lang: Lang = "zh") -> str:
+    """Cards as a player reads them, separated by single spaces, in the order given.
+
+    Raises:
+        NotationError: one of them is not a card.
+        ValueError: ``lang`` is neither ``"zh"`` nor ``"en"``.
+    """
+    return " ".join(card_name(c, lang) for c in cards)
 
 
 def rank_counts(cards: Iterable[Card]) -> list[int]:

@@ -1,5 +1,12 @@
 """The ``paiju`` command: ``audit`` a log offline, ``play`` a terminal game against bots, list
-``games``."""
+``games``.
+
+Everything it prints is for a person: seats numbered from 1 as the table shows them (1号位 /
+Seat 1), cards by their names (``paiju.cards.card_names``: ♠A / A♠), every code of a game by its
+name in the game's words (``paiju.words``), in Chinese, English or both (``--lang``). A file that
+cannot be read, a closed input or Ctrl-C end the command with a message and an exit status, never
+a traceback. The exit statuses are ``EXIT_*`` below (and in ``paiju --help``).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +15,37 @@ import dataclasses
 import json
 import secrets
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from paiju import api, bots
-from paiju.cards import format_card, format_cards, parse_card, parse_cards
-from paiju.errors import NotationError, RuleError
-from paiju.log import Audit, audit, write_log
+from paiju.cards import card_name, card_names, format_card, parse_card, parse_cards
+from paiju.errors import NotationError, PaijuError, RuleError
+from paiju.log import Audit, audit, describe, event_line, result_lines, seat_name, write_log
 from paiju.protocol import Command, Event, HandEnded, Pass, Play
 from paiju.registry import GAMES, get_game
 from paiju.simulate import table_command
 from paiju.table import TableState
 from paiju.words import Text, Words
+
+EXIT_OK = 0  # audit: the log is complete and sound; play: the match was played to its end
+EXIT_FAILED = 1  # audit: the log is wrong (see what it prints); play: the person quit (q)
+EXIT_UNREADABLE = 2  # a file cannot be read, the input closed, or the command line is wrong
+EXIT_INCOMPLETE = 3  # audit: nothing wrong, but the log stops before the match ends
+EXIT_INTERRUPTED = 130  # Ctrl-C
+
+EXIT_STATUS_HELP = """exit status:
+  0  audit: the log is complete and every step follows the rules; play: played to the end
+  1  audit: the log is wrong (the first wrong line is explained); play: you quit (q)
+  2  a file cannot be read, the input was closed (Ctrl-D), or the command line is wrong
+  3  audit: incomplete — nothing wrong so far, but the log stops before the match ends
+     (a header-only log, or one cut off mid-hand): what could not be checked is listed
+  130  interrupted (Ctrl-C)"""
+
+AUDIT_EXIT = {"sound": EXIT_OK, "failed": EXIT_FAILED, "incomplete": EXIT_INCOMPLETE}
+
+LANGS = ("zh", "en", "both")
 
 
 def _words(game: str) -> Words:
@@ -27,82 +53,102 @@ def _words(game: str) -> Words:
     return get_game(game).words
 
 
-def _both(text: Text | None, code: str) -> str:
-    """A name in both languages (``对子 pair``), or the code when the words have none."""
-    return code if text is None else f"{text[0]} {text[1]}"
+def _say(text: Text, lang: str, sep: str = " / ") -> str:
+    """A text in the chosen language, or both (Chinese first)."""
+    if lang == "zh":
+        return text[0]
+    if lang == "en":
+        return text[1]
+    return text[0] if text[0] == text[1] else f"{text[0]}{sep}{text[1]}"
 
 
-def _print_result(result: HandEnded | None, out: TextIO, words: Words) -> None:
-    if result is None:
-        print("结果 result: (no hand scored yet)", file=out)
-        return
-    print(f"第{result.hand_no}局 hand {result.hand_no}: order {list(result.order)}", file=out)
-    for line in result.lines:
-        reason = _both(words.reasons.get(line.reason), line.reason)
-        print(f"  seat {line.payer} pays seat {line.payee} {line.amount} ({reason})", file=out)
-    print(f"  scores {list(result.scores)}", file=out)
+def _names(cards: Sequence[int]) -> Text:
+    return card_names(cards, "zh"), card_names(cards, "en")
+
+
+# --- audit ----------------------------------------------------------------------------------------
 
 
 def cmd_audit(args: argparse.Namespace, out: TextIO) -> int:
-    with open(args.log, encoding="utf-8") as f:
-        report = audit(f)
+    try:
+        with open(args.log, encoding="utf-8") as f:
+            report = audit(f)
+    except FileNotFoundError:
+        return _cannot_read(args.log, ("没有这个文件", "no such file"))
+    except IsADirectoryError:
+        return _cannot_read(
+            args.log, ("这是一个目录，不是日志文件", "it is a directory, not a log")
+        )
+    except UnicodeDecodeError:
+        return _cannot_read(args.log, ("不是 UTF-8 文本", "it is not UTF-8 text"))
+    except OSError as err:
+        return _cannot_read(args.log, (err.strerror or str(err), err.strerror or str(err)))
     if args.json:
         print(json.dumps(_audit_json(report), ensure_ascii=False, indent=2), file=out)
-        return 0 if report.ok else 1
-    if report.config is not None:
-        cfg = report.config
-        print(
-            f"game {cfg.game} / {cfg.variant}, {cfg.players} players, {len(report.events)} events",
-            file=out,
-        )
-    for deal in report.deals:
-        print(f"deal of hand {deal.hand_no}: {deal.status}", file=out)
-    if report.state is not None:
-        state = report.state
-        print(f"final phase: {state.phase}, totals {list(state.totals)}", file=out)
-        _print_result(state.last_hand, out, _words(state.config.game))
-    if report.error is not None:
-        where = (
-            "header"
-            if report.bad_index is None
-            else f"event #{report.bad_index} (line {report.bad_index + 2})"
-        )
-        print(f"BAD {where}: {report.error.code}: {report.error.en} / {report.error.zh}", file=out)
-    print("audit: OK" if report.ok else "audit: FAILED", file=out)
-    return 0 if report.ok else 1
+    else:
+        for text in describe(report):
+            print(_say(text, getattr(args, "lang", "both"), "\n    "), file=out)
+    return AUDIT_EXIT[report.verdict]
+
+
+def _cannot_read(path: str, why: Text) -> int:
+    print(f"paiju: 无法读取 {path}：{why[0]} / cannot read {path}: {why[1]}", file=sys.stderr)
+    return EXIT_UNREADABLE
 
 
 def _audit_json(report: Audit) -> dict[str, Any]:
     state = report.state
+    text = describe(report)
     return {
         "ok": report.ok,
+        "verdict": report.verdict,
+        "complete": report.complete,
         "events": len(report.events),
         "deals": [{"hand_no": d.hand_no, "status": d.status} for d in report.deals],
         "bad_index": report.bad_index,
+        "bad_line": None if report.bad_index is None else report.bad_index + 2,
         "error": report.error.to_dict() if report.error else None,
         "totals": list(state.totals) if state else None,
         "result": api.view(state, None)["last_hand"] if state else None,
+        "messages": {"zh": [t[0] for t in text], "en": [t[1] for t in text]},
     }
 
 
+# --- games ----------------------------------------------------------------------------------------
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def _players(counts: Sequence[int]) -> str:
+    return "/".join(str(n) for n in counts)
+
+
 def cmd_games(args: argparse.Namespace, out: TextIO) -> int:
+    head = ("game", "variant", "players", "名称 name")
+    rows: list[tuple[str, str, str, str]] = []
     for game in api.list_games():
-        variants = ", ".join(
-            f"{v['id']} ({v['name_zh']}, {v['players']} players)" for v in game["variants"]
-        )
-        print(f"{game['id']}: {game['name_zh']} {game['name_en']} — {variants}", file=out)
-    return 0
+        rows.append((game["id"], "", "", f"{game['name_zh']} {game['name_en']}"))
+        for v in game["variants"]:
+            rows.append(("", v["id"], _players(v["players"]), f"  {v['name_zh']} {v['name_en']}"))
+    widths = [max(_width(r[i]) for r in [head, *rows]) for i in range(3)]
+    for row in [head, *rows]:
+        cells = [_pad(cell, widths[i]) for i, cell in enumerate(row[:3])]
+        print("  ".join([*cells, row[3]]).rstrip(), file=out)
+    print(
+        "\n开一局：paiju play GAME --variant VARIANT / to play: paiju play GAME --variant VARIANT",
+        file=out,
+    )
+    return EXIT_OK
 
 
-def _describe(state: TableState, view: dict[str, Any], human: int) -> str:
-    lead = view.get("lead")
-    counts = " ".join(f"[{s}]{'*' if s == human else ''}:{n}" for s, n in enumerate(view["counts"]))
-    on_table = "—"
-    if lead:
-        kind = _both(_words(state.config.game).kinds.get(lead["kind"]), lead["kind"])
-        on_table = f"{' '.join(lead['cards'])} ({kind}) by seat {lead['seat']}"
-    return f"cards left {counts} | on the table: {on_table}"
-
+# --- play -----------------------------------------------------------------------------------------
 
 # What a person types: cards to play ('p' passes), or, where a seat speaks instead (an auction, a
 # call), a word — its value or any of its names in the game's words (包 / 不包 / bao / pass) — or a
@@ -139,10 +185,11 @@ def _word_name(words: Words, command: Command, earlier: Sequence[str]) -> Text |
     value = getattr(command, field)
     if _names_a_card(command, field):
         template = words.said(command.TYPE, "")
-        card = format_card(value)
         if template is None:
             return None
-        return template[0].format(card=card), template[1].format(card=card)
+        return template[0].format(card=card_name(value, "zh")), template[1].format(
+            card=card_name(value, "en")
+        )
     return words.said(command.TYPE, str(value), earlier)
 
 
@@ -160,11 +207,11 @@ def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     template = spoken[0]
     field = _word_field(template)
     assert field is not None
-    tokens = reply.replace("(", " ").replace(")", " ").split()
+    tokens = reply.translate(str.maketrans("()（）", "    ")).split()
     if _names_a_card(template, field):
-        for token in reversed(tokens):
+        for candidate in (reply, *reversed(tokens)):
             try:
-                card = parse_card(token)
+                card = parse_card(candidate)
             except NotationError:
                 continue
             return dataclasses.replace(template, **{field: card})
@@ -185,39 +232,150 @@ def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     return dataclasses.replace(template, **{field: reply.lower()})
 
 
-def _move_text(command: Command, words: Words, earlier: Sequence[str] = ()) -> str:
-    """A move as the terminal prints it (and a person may type it back): the cards of a play,
-    ``pass 不要``, or a spoken command's type, its value and its name (``bid pass (不包)``)."""
+def _move_text(command: Command, words: Words, lang: str, earlier: Sequence[str] = ()) -> str:
+    """A move as the terminal prints it (and a person may type it back): the cards of a play by
+    their names, ``p（不要 / pass）``, or a spoken command's value and its name
+    (``pass（不包 / No bid (不包)）``, ``AS（叫 ♠A / Call A♠）``)."""
     field = _word_field(command)
     if field is not None:
         value = getattr(command, field)
         text = format_card(value) if _names_a_card(command, field) else str(value)
         name = _word_name(words, command, earlier)
-        return f"{command.TYPE} {text}" + (f" ({name[0]})" if name else "")
+        return f"{text}（{_say(name, lang)}）" if name else text
     if isinstance(command, Pass):
-        return "pass 不要"
-    return format_cards(getattr(command, "cards", ()))
+        return f"p（{_say(('不要', 'pass'), lang)}）"
+    cards = getattr(command, "cards", ())
+    return _say(_names(cards), "en" if lang == "en" else "zh")
+
+
+def _done_text(command: Command, words: Words, lang: str, earlier: Sequence[str] = ()) -> str:
+    """What a seat did, as the others read it: the cards by their names, 不要 / pass, or the
+    word said by its name."""
+    name = _word_name(words, command, earlier)
+    if name is not None:
+        return _say(name, lang)
+    if isinstance(command, Pass):
+        return _say(("不要", "pass"), lang)
+    return _move_text(command, words, lang, earlier)
+
+
+def _bot_line(
+    state: TableState,
+    command: Command,
+    seat: int,
+    seat_names: list[str | Text],
+    words: Words,
+    lang: str,
+) -> str:
+    """What a bot did, as the person at the table may know it: a play shown on the table (a
+    ``played`` event) by its cards, a word by its name; any other play (burying a kitty) only as
+    its events tell it in the game's words, never by the cards the command names."""
+    events = api.decide(state, command) if isinstance(command, Play) else []
+    if isinstance(command, Play) and not any(e.TYPE == "played" for e in events):
+        return "；".join(_say(event_line(e, words, seat_names), lang) for e in events)
+    said = _earlier(words, api.view(state, None), command.TYPE)
+    who = seat_name(seat, seat_names)
+    return f"{_say(who, lang)}: {_done_text(command, words, lang, said)}"
+
+
+def _table_line(state: TableState, view: dict[str, Any], human: int, lang: str) -> str:
+    words = _words(state.config.game)
+    left = [
+        (seat_name(s, _seat_names(state, human)), n) for s, n in enumerate(view.get("counts") or ())
+    ]
+    counts = ("，".join(f"{n[0]} {c}" for n, c in left), ", ".join(f"{n[1]} {c}" for n, c in left))
+    lead = view.get("lead")
+    if not lead:
+        return _say(("剩牌：" + counts[0], "cards left: " + counts[1]), lang, "\n")
+    kind = words.kinds.get(lead["kind"], (lead["kind"], lead["kind"]))
+    cards = _names(parse_cards(lead["cards"]))
+    who = seat_name(lead["seat"], _seat_names(state, human))
+    zh = f"剩牌：{counts[0]} | 桌上：{who[0]} 出的 {cards[0]}（{kind[0]}）"
+    en = f"cards left: {counts[1]} | on the table: {cards[1]} ({kind[1]}) by {who[1]}"
+    return _say((zh, en), lang, "\n")
+
+
+def _seat_names(state: TableState, human: int) -> list[str | Text]:
+    return [("你", "you") if s == human else "" for s in range(state.config.players)]
+
+
+def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) -> str:
+    """What to type now, said before the ``>``: the words the seat may say, or how to play."""
+    words = _words(state.config.game)
+    spoken = [m for m in moves if _word_field(m) is not None]
+    turn = words.turn_lines.get(state.phase)
+    lead = ("轮到你", "your turn") if turn is None else turn[0]
+    if spoken:
+        field = _word_field(spoken[0])
+        assert field is not None
+        if _names_a_card(spoken[0], field):
+            example = format_card(getattr(spoken[0], field))
+            how = (f"输入一张牌，如 {example}", f"type a card, e.g. {example}")
+        else:
+            earlier = _earlier(words, api.view(state, human), spoken[0].TYPE)
+            options = [(str(getattr(m, field)), _word_name(words, m, earlier)) for m in spoken]
+            how = (
+                "输入 " + " 或 ".join(f"{n[0]}（{v}）" if n else v for v, n in options),
+                "type " + " or ".join(f"{v} ({n[1]})" if n else v for v, n in options),
+            )
+        rest = ("h 提示，q 退出", "h for a hint, q to quit")
+    else:
+        how = ("输入要出的牌，如 3S 3H 或 ♠10", "type the cards to play, e.g. 3S 3H or 10♠")
+        can_pass = any(isinstance(m, Pass) for m in moves)
+        rest = (
+            ("p 不要，h 提示，q 退出", "p to pass, h for a hint, q to quit")
+            if can_pass
+            else (
+                "h 提示，q 退出（你先出，不能不要）",
+                "h for a hint, q to quit (you lead: no pass)",
+            )
+        )
+    text = (f"{lead[0]}：{how[0]}；{rest[0]}", f"{lead[1]}: {how[1]}; {rest[1]}")
+    return _say(text, lang, "\n") + "\n> "
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = input) -> int:
-    config = api.make_config(args.game, args.variant)
-    human = args.seat
+    try:
+        config = api.make_config(args.game, args.variant)
+    except ValueError as err:
+        print(f"paiju play: {err}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    lang = getattr(args, "lang", "both")
+    if not 1 <= args.seat <= config.players:
+        print(
+            f"paiju play: 座位是 1 到 {config.players} / a seat is 1 to {config.players}",
+            file=sys.stderr,
+        )
+        return EXIT_UNREADABLE
+    human = args.seat - 1
     base_seed = args.seed or secrets.token_hex(16)
     state = api.initial_state(config)
     words = _words(config.game)
-    events: list[Event] = []
-    print(
-        f"{config.game} / {config.variant}: you are seat {human}. Type cards (e.g. '3S 3H'), "
-        "'p' to pass, 'h' for a hint, 'q' to quit. 输入牌、p 不要、h 提示、q 退出。",
-        file=out,
+    info = get_game(config.game).info
+    variant = info.variant(config.variant)
+    you = seat_name(human)
+    intro = (
+        f"{info.name_zh}（{variant.name_zh}），你坐 {you[0]}。出牌时输入牌（如 3S 3H、10♠、♠10、"
+        "大王），p 不要，h 提示，q 退出（Ctrl-D 也退出）。",
+        f"{info.name_en} ({variant.name_en}): you sit in {you[1]}. To play, type cards (e.g. "
+        "3S 3H, 10♠, ♠10, Big Joker); p to pass, h for a hint, q to quit (or Ctrl-D).",
     )
+    print(_say(intro, lang, "\n"), file=out)
+    events: list[Event] = []
     hints = 0
+    seat_names = _seat_names(state, human)
 
     def record(new: list[Event]) -> None:
         events.extend(new)
         for event in new:
             if isinstance(event, HandEnded):
-                _print_result(event, out, words)
+                for text in result_lines(event, words, seat_names):
+                    print(_say(text, lang), file=out)
+
+    def left_unfinished(why: Text, status: int) -> int:
+        print(file=out)
+        print(_say(why, lang), file=out)
+        return status
 
     while state.phase != "over":
         command: Command | None = table_command(state, base_seed)
@@ -226,46 +384,79 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
             assert seat is not None
             if seat != human:
                 command = bots.choose(state, seat)
-                said = _earlier(words, api.view(state, None), command.TYPE)
-                print(f"seat {seat}: {_move_text(command, words, said)}", file=out)
+                print(_bot_line(state, command, seat, seat_names, words, lang), file=out)
             else:
                 view = api.view(state, human)
-                print(_describe(state, view, human), file=out)
-                print(f"your hand 手牌: {' '.join(view['hand'])}", file=out)
+                print(_table_line(state, view, human, lang), file=out)
+                hand = _names(parse_cards(view["hand"]))
+                print(_say((f"你的手牌：{hand[0]}", f"your hand: {hand[1]}"), lang, "\n"), file=out)
                 moves = api.legal_moves(state, human)
                 said = _earlier(words, view, moves[0].TYPE) if moves else []
-                spoken = [m for m in moves if _word_field(m) is not None]
-                if spoken:
-                    help_text = words.help.get(state.phase)
-                    if help_text:
-                        print(f"{help_text[0]}\n{help_text[1]}", file=out)
-                    options = ", ".join(_move_text(m, words, said) for m in spoken[:6])
-                    more = " …" if len(spoken) > 6 else ""
-                    print(f"{state.phase}: {options}{more}", file=out)
-                reply = ask("> ").strip()
+                help_text = words.help.get(state.phase)
+                if help_text and any(_word_field(m) is not None for m in moves):
+                    print(_say(help_text, lang, "\n"), file=out)
+                try:
+                    reply = ask(_prompt(state, human, moves, lang)).strip()
+                except EOFError:
+                    return left_unfinished(
+                        (
+                            "输入已关闭，牌局没有打完",
+                            "the input is closed: the game is left unfinished",
+                        ),
+                        EXIT_UNREADABLE,
+                    )
+                except KeyboardInterrupt:
+                    return left_unfinished(
+                        ("已中断，牌局没有打完", "interrupted: the game is left unfinished"),
+                        EXIT_INTERRUPTED,
+                    )
                 if reply.lower() in ("q", "quit"):
-                    return 1
-                if reply.lower() in ("h", "hint"):
+                    return left_unfinished(
+                        ("你退出了，牌局没有打完", "you quit: the game is left unfinished"),
+                        EXIT_FAILED,
+                    )
+                if reply.lower() in ("h", "hint") and moves:
                     move = moves[hints % len(moves)]
                     hints += 1
-                    print(f"hint 提示: {_move_text(move, words, said)}", file=out)
+                    hint = _say(("提示", "hint"), lang, " ")
+                    print(f"{hint}: {_move_text(move, words, lang, said)}", file=out)
                     continue
                 try:
                     state, new = api.apply(state, _reply_command(state, human, reply))
-                except (RuleError, NotationError) as err:
-                    message = f"{err.zh} / {err.en}" if isinstance(err, RuleError) else str(err)
-                    print(f"✗ {message}", file=out)
+                except RuleError as err:
+                    print(f"✗ {_say((err.zh, err.en), lang)}", file=out)
+                    continue
+                except NotationError as err:
+                    bad = (f"“{err.text}” 不是一张牌", f"“{err.text}” is not a card")
+                    print(f"✗ {_say(bad, lang)}", file=out)
                     continue
                 hints = 0
                 record(new)
                 continue
         state, new = api.apply(state, command)
         record(new)
-    print(f"totals 总分: {list(state.totals)}", file=out)
+    totals = [(seat_name(s, seat_names), t) for s, t in enumerate(state.totals)]
+    print(
+        _say(
+            (
+                "总分：" + "，".join(f"{n[0]} {t:+d}" for n, t in totals),
+                "totals: " + ", ".join(f"{n[1]} {t:+d}" for n, t in totals),
+            ),
+            lang,
+            "\n",
+        ),
+        file=out,
+    )
     if args.log:
-        write_log(args.log, config, events)
+        try:
+            write_log(args.log, config, events)
+        except OSError as err:
+            return _cannot_read(args.log, (err.strerror or str(err), err.strerror or str(err)))
         print(f"log written to {args.log}; check it with: paiju audit {args.log}", file=out)
-    return 0
+    return EXIT_OK
+
+
+# --- export ---------------------------------------------------------------------------------------
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
@@ -278,33 +469,62 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
             "export reads a table through a gateway (--gateway URL): the engine has no NATS client",
             file=sys.stderr,
         )
-        return 2
+        return EXIT_UNREADABLE
     path = args.output or f"{args.table}.jsonl"
     try:
         count = export(
             args.gateway or os.environ.get("PAIJU_GATEWAY", DEFAULT_GATEWAY), args.table, path
         )
-    except (ExportError, RuleError) as err:
+    except RuleError as err:
+        print(f"export failed: {err.en} / {err.zh}", file=sys.stderr)
+        return EXIT_FAILED
+    except (ExportError, PaijuError, OSError) as err:
         print(f"export failed: {err}", file=sys.stderr)
-        return 1
+        return EXIT_FAILED
     print(f"{count} events written to {path}; check them with: paiju audit {path}", file=out)
-    return 0
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="paiju", description="Paiju (牌局) rules engine tools")
+    parser = argparse.ArgumentParser(
+        prog="paiju",
+        description="Paiju (牌局) rules engine tools",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    p_audit = sub.add_parser("audit", help="replay and verify an exported event log (JSON lines)")
-    p_audit.add_argument("log")
+    p_audit = sub.add_parser(
+        "audit",
+        help="replay and verify an exported event log (JSON lines)",
+        description="Replay an exported log through the rules: the deal against the commitment "
+        "and the seeds, every move, every score. Says what it checked, explains the first wrong "
+        "line, and says what an incomplete log leaves unchecked.",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_audit.add_argument("log", help="the log file (.jsonl)")
     p_audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    p_audit.add_argument(
+        "--lang", choices=LANGS, default="both", help="the language to print (default: both)"
+    )
     p_audit.set_defaults(run=cmd_audit)
-    p_play = sub.add_parser("play", help="play a game in the terminal against bots")
+    p_play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     first_game = next(iter(GAMES))  # the catalogue's first game
     p_play.add_argument("game", nargs="?", default=first_game, help=f"default: {first_game}")
-    p_play.add_argument("--variant", default=None)
-    p_play.add_argument("--seat", type=int, default=0)
+    p_play.add_argument("--variant", default=None, help="see: paiju games")
+    p_play.add_argument(
+        "--seat", type=int, default=1, help="your seat, numbered from 1 as at the table (default 1)"
+    )
     p_play.add_argument("--seed", default=None, help="the server seed (default: random)")
     p_play.add_argument("--log", default=None, help="write the game's event log here")
+    p_play.add_argument(
+        "--lang", choices=LANGS, default="both", help="the language to print (default: both)"
+    )
     p_play.set_defaults(run=cmd_play)
     p_export = sub.add_parser(
         "export", help="save a finished table's log from a running system (for audit)"
@@ -321,5 +541,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_games = sub.add_parser("games", help="list the games and variants")
     p_games.set_defaults(run=cmd_games)
     args = parser.parse_args(argv)
-    code: int = args.run(args, sys.stdout)
+    try:
+        code: int = args.run(args, sys.stdout)
+    except KeyboardInterrupt:
+        print("\npaiju: 已中断 / interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return code

@@ -172,10 +172,14 @@ def _frozen(value: Any) -> Any:
 
 
 def display_order(
-    config: Config[Any] | Mapping[str, Any], cards: Iterable[str] | str, mode: str = "rank"
+    config: Config[Any] | Mapping[str, Any],
+    cards: Iterable[str] | str,
+    mode: str = "rank",
+    state: TableState | None = None,
 ) -> list[str]:
     """``cards`` in the order players of the game hold them: strongest on the left, by the game's
-    own order of single cards (大北: ♠3 highest), suits together in notation order within a rank.
+    own order of single cards (大北: ♠3 highest), suits together in notation order within a rank;
+    given the ``state`` of a hand whose order depends on it (trumps), by ``hand_strength``.
 
     ``mode="count"`` puts ranks held several times first (bombs, triples, pairs, then singles),
     each group strongest first, the way 理牌 groups a hand for shapes.
@@ -186,6 +190,11 @@ def display_order(
     config = as_config(config)
     hand = parse_cards(cards)
     strength = {c: _single_strength(config, c) for c in set(hand)}
+    if state is not None:
+        game: TableGame[Any] = get_game(config.game)
+        for c in strength:
+            now = game.hand_strength(state, c)
+            strength[c] = strength[c] if now is None else now
     if mode == "rank":
         ordered = sorted(hand, key=lambda c: (-strength[c], c))
     elif mode == "count":
@@ -291,7 +300,7 @@ class SeatClient:
 
     def order(self, cards_json: str, mode: str = "rank") -> str:
         """``display_order`` of a JSON list of codes, as JSON."""
-        return json.dumps(display_order(self.config, json.loads(cards_json), mode))
+        return json.dumps(display_order(self.config, json.loads(cards_json), mode, self.state))
 
 
 def check_command(state: TableState, command: Mapping[str, Any]) -> dict[str, Any]:
@@ -346,7 +355,7 @@ def replay_steps(
 
 def _step(game: TableGame[Any], state: TableState, event: dict[str, Any] | None) -> dict[str, Any]:
     view = game.view(state, None)
-    hands = [display_order(state.config, card_codes(h)) for h in state.hands]
+    hands = [display_order(state.config, card_codes(h), state=state) for h in state.hands]
     view["hands"] = hands if state.hands else None
     return {"event": event, "view": view}
 

@@ -326,8 +326,8 @@ class ClimbingGame(TableGame[C]):
 
     def _marks_played(self, state: C, event: Played) -> tuple[tuple[Card, int], ...]:
         sides = self.hand_sides(state)
-        if sides is None or not sides.marks:
-            return state.marks_played
+        if sides is None or not sides.marks or event.seat in sides.first:
+            return state.marks_played  # a public member's copy of a mark shows nobody
         found = tuple((c, event.seat) for c in event.cards if c in sides.marks)
         return state.marks_played + found if found else state.marks_played
 

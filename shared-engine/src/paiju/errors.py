@@ -5,12 +5,28 @@ The catalogue is data: ``MESSAGES`` maps each code to its two message templates,
 the gateway and the tests all speak the same words. The core's codes (the table's flow, the deal,
 the plays every climbing game checks, the audit) are here; each game declares its own in its words
 (``paiju.words``) and registers them with ``register_messages`` when its module is imported.
+
+A message names cards as a player reads them, in its own language (``paiju.cards.card_name``:
+``♠A`` / ``A♠``), never by code: a parameter named in ``CARD_PARAMS`` (``{play}``, ``{lead}``,
+``{card}``, ``{cards}``) may be given as codes (``"3C AS"``), a card or a sequence of cards, and
+``RuleError`` writes it into the Chinese text with Chinese names and into the English text with
+English ones. ``RuleError.cards`` keeps the codes, for programs.
+
+>>> err = RuleError("does_not_beat", ["4S"], play="4S", lead="TH")
+>>> err.zh, err.en, err.cards
+('♠4 管不上 ♥10', '4♠ does not beat 10♥', ['4S'])
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paiju.cards import Lang
+
+# the template parameters whose values are cards: each message shows them by the cards' names
+CARD_PARAMS = frozenset({"card", "cards", "play", "lead"})
 
 CORE_MESSAGES: dict[str, tuple[str, str]] = {
     # table flow
@@ -41,6 +57,20 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
         "{play} 不能当作这种牌型出",
         "{play} cannot be played as that combination",
     ),
+    # tricks (paiju.tricks)
+    "not_a_lead": ("这些牌不能首出：{play}", "These cards are no lead: {play}"),
+    "wrong_number_of_cards": (
+        "跟牌张数必须与首家相同：{play}",
+        "Follow with as many cards as were led: {play}",
+    ),
+    "must_follow_suit": (
+        "有首家出的花色必须跟：{play}",
+        "You must follow the suit led: {play}",
+    ),
+    "must_follow_shape": (
+        "必须按牌型跟牌（有棒出棒）：{play}",
+        "You must follow the shape led (a pair for a pair): {play}",
+    ),
     # audit of an exported log
     "log_header": (
         "日志首行不是有效的牌局头：{detail}",
@@ -48,8 +78,8 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "log_corrupt": ("无法解析的事件：{detail}", "An event cannot be read: {detail}"),
     "unexpected_event": (
-        "事件与规则推导不符：应为 {expected}",
-        "The event does not follow from the rules: expected {expected}",
+        "记录的事件（{event}）与规则推导的不符",
+        "The recorded event ({event}) does not follow from the rules",
     ),
 }
 
@@ -99,9 +129,33 @@ class RuleError(PaijuError):
         self.code = code
         self.cards = list(cards or [])
         self.params = params
-        self.zh = zh.format(**params)
-        self.en = en.format(**params)
+        self.zh = zh.format(**_named(params, "zh"))
+        self.en = en.format(**_named(params, "en"))
         super().__init__(f"{code}: {self.en}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "zh": self.zh, "en": self.en, "cards": self.cards}
+
+
+def _named(params: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
+    """``params`` with every card parameter (``CARD_PARAMS``) written as the cards' names in
+    ``lang``; a value that is not cards (a free text) is left as it is."""
+    return {
+        key: _card_text(value, lang) if key in CARD_PARAMS else value
+        for key, value in params.items()
+    }
+
+
+def _card_text(value: Any, lang: Lang) -> Any:
+    from paiju.cards import card_name, parse_card  # paiju.cards raises this module's errors
+
+    items = value.split() if isinstance(value, str) else value
+    if isinstance(value, int) and not isinstance(value, bool):
+        items = [value]
+    if not isinstance(items, list | tuple) or not items:
+        return value
+    try:
+        cards = [parse_card(c) if isinstance(c, str) else c for c in items]
+        return " ".join(card_name(c, lang) for c in cards)
+    except (NotationError, TypeError):
+        return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.games import banzipao, dabei, guanpai, tiaoshu
+from paiju.games import banzipao, dabang, dabei, dagong, guanpai, tiaoshu
 from paiju.table import TableGame
 
 GAMES: dict[str, TableGame[Any]] = {
@@ -13,6 +13,8 @@ GAMES: dict[str, TableGame[Any]] = {
     dabei.GAME.info.id: dabei.GAME,
     tiaoshu.GAME.info.id: tiaoshu.GAME,
     banzipao.GAME.info.id: banzipao.GAME,
+    dagong.GAME.info.id: dagong.GAME,
+    dabang.GAME.info.id: dabang.GAME,
 }
 
 

@@ -44,12 +44,16 @@ class Sides:
 def mark_holders(
     sides: Sides, hands: tuple[Hand, ...], played: Mapping[Card, int]
 ) -> tuple[int, ...]:
-    """The seats the marks bring to the first side: who played each mark, else who holds it."""
+    """The seats the marks bring to the first side: who played each mark, else who holds it.
+    A public member's own copy of a mark brings nobody (with two decks the dealer may hold the
+    other copy of the card he calls)."""
     found: list[int] = []
     for mark in sides.marks:
         seat = played.get(mark)
         if seat is None:
-            seat = next((s for s, hand in enumerate(hands) if mark in hand), None)
+            seat = next(
+                (s for s, hand in enumerate(hands) if mark in hand and s not in sides.first), None
+            )
         if seat is not None and seat not in found:
             found.append(seat)
     return tuple(found)
@@ -81,7 +85,7 @@ def known_allies(
     side is public (or has no marks)."""
     first, second = teams(sides, hands, played)
     if seat in first:
-        own = {mark for mark in sides.marks if mark in hands[seat]}
+        own = {mark for mark in sides.marks if mark in hands[seat] and seat not in sides.first}
         if own and len(own) == len(set(sides.marks) - set(played)):
             return frozenset(first) - {seat}  # holds every secret mark: knows the whole side
         shown = {played[m] for m in sides.marks if m in played}
@@ -101,7 +105,9 @@ def twins(
     for mark in sides.marks:
         if mark in played:
             continue
-        holder = next((s for s, hand in enumerate(hands) if mark in hand), None)
+        holder = next(
+            (s for s, hand in enumerate(hands) if mark in hand and s not in sides.first), None
+        )
         if holder is None:
             continue
         for other, hand in enumerate(hands):

@@ -323,6 +323,11 @@ class TableGame(Generic[S]):
         """How strong ``card`` is alone, to order a hand for display (default: its rank)."""
         return (card >> 2) * 4
 
+    def hand_strength(self, state: S, card: Card) -> int | None:
+        """How strong ``card`` is in the hand now, to order a hand for display where that depends
+        on the hand (trumps declared in it); None: the game's fixed order (``single_strength``)."""
+        return None
+
     def bot_choice(self, state: S, seat: int, moves: list[Command]) -> Command:
         """A bot's move among ``moves`` (the seat's legal moves, never empty). Outside the play
         of cards (an auction, a call) games list the cautious word first and the strongest call

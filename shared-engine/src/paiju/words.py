@@ -39,10 +39,15 @@ class Said:
 @dataclass(frozen=True, slots=True)
 class Holder:
     """What the holder of a publicly named card sees while the role it gives is still secret: the
-    view key of that role (a seat, None until it is public) and the badge shown to the holder."""
+    view key of that role (a seat, None until it is public) and the badge shown to the holder —
+    unless the holder has one of the public roles ``unless`` (two decks: the dealer holds a copy
+    of the card he calls, and is not his own partner), or a view key of ``void_when`` names a seat
+    (a player alone against three: nobody is anybody's partner)."""
 
     role: str
     badge: Text
+    unless: tuple[str, ...] = ()
+    void_when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,962 @@
+"""葫芦岛打棒 Huludao Dabang (seed 003): four players in fixed partnerships (seats 0 and 2 against
+1 and 3), four decks with jokers (216 cards), 52 each and 8 in the kitty; tricks with trumps on
+the trick-taking core (``paiju.tricks``); levels from 3 past 10.
+
+A hand goes: the deal → the declaring window (``declare``, a speaking round: in the first hand
+抢亮大王, from the second on level cards and overcalls) → 喝血 (the dealer's previous player hands
+the dealer his biggest non-point cards) and the dealer takes the kitty → the dealer buries 8
+(``bury``, a ``Play`` of 8 cards) → the others may bury jokers for the lowest non-point cards of the
+kitty (``exchange``, a speaking round) → tricks until the hands are empty (``play``) → scoring: the
+attackers' points, 抠底/保底, levels, blood for the next hand, the next dealer.
+
+docs/rules/dabang.md quotes the phrase behind every rule and every reading; each reading the
+text leaves open is an option of ``DabangOptions``.
+
+>>> from paiju.cards import parse_cards
+>>> order = trump_order_of(suit=1, level=3)
+>>> [order.strength(c) > order.strength(d) for c, d in zip(parse_cards("RJ 3H"), parse_cards("BJ 3S"))]
+[True, True]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from paiju.cards import (
+    BIG_JOKER,
+    SMALL_JOKER,
+    SUITS,
+    Card,
+    Hand,
+    build_deck,
+    card_codes,
+    parse_cards,
+    remove_cards,
+)
+from paiju.errors import RuleError, register_messages
+from paiju.protocol import (
+    Bid,
+    BidMade,
+    Command,
+    Dealt,
+    Event,
+    HandEnded,
+    Play,
+    ResultLine,
+    register,
+)
+from paiju.sides import Sides
+from paiju.table import Changes, Config, GameInfo, OptionLabel, Variant, copy_with
+from paiju.tricks import (
+    TRICK_WORDS,
+    FollowRules,
+    TrickGame,
+    TrickState,
+    TrumpOrder,
+    points_of,
+)
+from paiju.words import CORE_WORDS, Said, Words, merged
+
+PLAYERS = 4
+DECKS = 4  # "4副牌，共216张"
+HAND_SIZE = 52  # "每人52张"
+KITTY = 8  # "底牌8张"
+TWO = 12  # the notation's rank of 2: always trump (常主)
+FIRST_LEVEL, LAST_LEVEL = 3, 10  # "第一把从3打起"; "打过10就结束一轮"
+POINTS: dict[int, int] = {2: 5, 7: 10, 10: 10}  # "分牌：5、10、K" (5, 10, K by rank index)
+ATTACK_TARGET = 160  # "本局得分大于、等于160分"
+ALL_POINTS = 400  # "抓分方得"400"分，抓分方即赢"
+BLOOD_LOW, BLOOD_HIGH = 120, 200  # "未满120分，每少10分…一个血"; "超过200，每多10分…一个血"
+
+# "单牌"、"棒"、"三联、四联": identical cards only; no straights, tractors or throws.
+KINDS = {"single": (1,), "bang": (2,), "sanlian": (3,), "silian": (4,)}
+
+
+def follow_rules(four_fallback: str) -> FollowRules:
+    """死棒打法: "打棒必须出棒，没有时可以给两个单张。没棒有三联、四联时可以不出"; "打三联、四联
+    必须出三联、四联，若没有可按以下顺序出牌：棒+单张（两棒），3张单牌、3联+单张、4张单牌"."""
+    four: tuple[tuple[int, ...], ...] = (
+        ((4,), (2, 2), (3, 1), (1, 1, 1, 1))
+        if four_fallback == "pairs_first"
+        else ((4,), (3, 1), (2, 2), (1, 1, 1, 1))
+    )
+    return FollowRules(
+        leads=KINDS,
+        substitutes={
+            "single": ((1,),),
+            "bang": ((2,), (1, 1)),
+            "sanlian": ((3,), (2, 1), (1, 1, 1)),
+            "silian": four,
+        },
+        exact=frozenset({"bang"}),
+    )
+
+
+RULES = {
+    "pairs_first": follow_rules("pairs_first"),
+    "triple_first": follow_rules("triple_first"),
+}
+
+
+def level_rank(level: int) -> int:
+    """The notation's rank of a level (3 → 0, 10 → 7)."""
+    return level - FIRST_LEVEL
+
+
+def trump_order_of(suit: int | None, level: int) -> TrumpOrder:
+    """ "大王>小王>主花色混牌>其他花色混牌>主花色2>其他花色2>主花色牌（混牌除外）>副牌"."""
+    return TrumpOrder(suit=suit, level=level_rank(level), fixed=(TWO,))
+
+
+def side_of(seat: int) -> int:
+    """Seats 0 and 2 are side 0, seats 1 and 3 side 1 ("对家两人为一组")."""
+    return seat % 2
+
+
+def side_seats(side: int) -> tuple[int, int]:
+    return (side, side + 2)
+
+
+# --- declaring (亮主) ---------------------------------------------------------------------------
+#
+# A declaration is a word: ``liang`` (first hand: a single big joker), ``<n>x<suit>`` (n identical
+# level cards of that suit), ``BJx<suit>`` / ``RJx<suit>`` (four small / big jokers naming a suit).
+
+LIANG = "liang"
+PASS = "pass"
+DECLARATIONS = (
+    [f"{n}x{s}" for n in (1, 2, 3, 4) for s in SUITS]
+    + [f"BJx{s}" for s in SUITS]
+    + [f"RJx{s}" for s in SUITS]
+)
+EXCHANGES = [f"bury{n}" for n in range(1, 9)]
+
+
+def declaration_suit(word: str) -> int:
+    return SUITS.index(word[-1])
+
+
+def declaration_tier(word: str) -> int:
+    """1–4 for level cards, 5 four small jokers, 6 four big jokers ("大王的叫牌权优于小王")."""
+    head = word.split("x")[0]
+    return {"BJ": 5, "RJ": 6}.get(head) or int(head)
+
+
+def overcalls(new: str, old: str | None, three_overcalls: bool) -> bool:
+    """ "2个相同的反1个的，4个相同的反3个或2个、1个的，4个小王或4个大王可以叫任意花色为主花色…
+    大王的叫牌权优于小王"; three overcalling one or two only with ``three_overcalls``."""
+    if old is None:
+        return True
+    a, b = declaration_tier(new), declaration_tier(old)
+    if a >= 5 or b >= 5:
+        return a > b
+    if a == 4:
+        return b < 4
+    if a == 3:
+        return three_overcalls and b < 3
+    return a == 2 and b == 1
+
+
+def can_show(hand: Sequence[Card], word: str, level: int) -> bool:
+    """Whether ``hand`` holds the cards of declaration ``word`` at ``level``."""
+    head, suit = word.split("x")
+    counts = Counter(hand)
+    if head in ("BJ", "RJ"):
+        return counts[SMALL_JOKER if head == "BJ" else BIG_JOKER] >= 4
+    return counts[level_rank(level) * 4 + SUITS.index(suit)] >= int(head)
+
+
+def first_suited(cards: Sequence[Card]) -> int | None:
+    """The suit of the first card that is not a joker ("若摸到的是王则继续摸牌")."""
+    return next((c & 3 for c in cards if c < SMALL_JOKER), None)
+
+
+def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int, int]]:
+    """抢亮大王: each seat holding a big joker with the suit its declaration names — the first
+    suited card it drew after its first big joker ("以亮牌人亮牌后摸的第一张花色牌的花色为主花色"),
+    then the kitty's in pack order — in the order the seats drew their first big joker."""
+    found: list[tuple[int, int, int]] = []
+    n = len(drawn)
+    for seat, cards in enumerate(drawn):
+        if BIG_JOKER not in cards:
+            continue
+        i = cards.index(BIG_JOKER)
+        suit = first_suited((*cards[i + 1 :], *rest))
+        when = i * n + (seat - first) % n  # the deal's position of that joker
+        found.append((when, seat, 0 if suit is None else suit))
+    return [(seat, suit) for _, seat, suit in sorted(found)]
+
+
+def flip_dealer(rest: Hand, first: int, players: int = PLAYERS) -> tuple[int, int, Hand]:
+    """ "4家都从底牌中翻牌，以翻出最大牌的一家为庄家，并以该牌的花色为主花色": from ``first`` in
+    turn each seat turns the kitty's next suited card (a joker is turned past); the biggest rank
+    wins, 2 highest, a tie to the earlier flipper. Returns (dealer, suit, the cards turned)."""
+    suited = [c for c in rest if c < SMALL_JOKER][:players]
+    if not suited:
+        return first, 0, ()
+    best = max(range(len(suited)), key=lambda i: (suited[i] >> 2, -i))
+    return (first + best) % players, suited[best] & 3, tuple(suited)
+
+
+# --- scoring ------------------------------------------------------------------------------------
+
+
+def blood_of_points(points: int) -> int:
+    """ "抓分方得分若未满120分，每少10分下局出一个血（结算时5分不计）。若得分超过200，每多10分
+    下局即得一个血": the score's 5 is dropped first (85 → 80: four)."""
+    tens = points - points % 10
+    if tens < BLOOD_LOW:
+        return (BLOOD_LOW - tens) // 10
+    if tens > BLOOD_HIGH:
+        return (tens - BLOOD_HIGH) // 10
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ends: the attackers' points (the kitty's doubled on 抠底), who took the last
+    trick, which of the text's four cases applies, the side that levels up, the blood owed in the
+    next hand, the next dealer, and the side that wins the match at once (None)."""
+
+    points: int
+    kitty_points: int
+    koudi: bool  # the attackers took the last trick (抠底); else the dealer side did (保底)
+    case: int  # 1 保底 <160, 2 抠底 <160, 3 保底 >=160, 4 抠底 >=160
+    leveling: int | None  # the side that levels up
+    blood: int
+    next_dealer: int
+    match_winner: int | None  # a side
+
+
+@dataclass(frozen=True, slots=True)
+class DabangOptions:
+    """The readings of what the text leaves open (docs/rules/dabang.md).
+
+    leader: who leads after the first trick — ``winner`` of the last trick, or ``dealer`` ("每轮都
+        由庄家先出牌" read literally).
+    three_overcalls: three identical level cards overcall one or two.
+    four_fallback: a 四联 led, lacking one — ``pairs_first`` (两棒, then 三联+单张) or
+        ``triple_first``.
+    kitty_multiplier: 抠底 — the kitty's points ``x2`` ("翻两倍" as two times) or ``x4``.
+    small_jokers_end: four small jokers buried end the match as four big ones do (规则5).
+    hands: end the match after this many hands even if no side has passed 10 (0: no cap).
+    """
+
+    leader: Literal["winner", "dealer"] = "winner"
+    three_overcalls: bool = False
+    four_fallback: Literal["pairs_first", "triple_first"] = "pairs_first"
+    kitty_multiplier: Literal["x2", "x4"] = "x2"
+    small_jokers_end: bool = True
+    hands: int = 0
+
+
+OPTION_LABELS: dict[str, OptionLabel] = {
+    "leader": OptionLabel(
+        "第二圈起谁先出",
+        "Who leads after the first trick",
+        {
+            "winner": ("上一圈最大者先出", "the winner of the last trick"),
+            "dealer": ("每圈都由庄家先出", "the dealer, every trick"),
+        },
+    ),
+    "three_overcalls": OptionLabel(
+        "三张混牌可以反一张、两张", "Three level cards overcall one or two"
+    ),
+    "four_fallback": OptionLabel(
+        "打四联没有四联时",
+        "A 四联 led, lacking one",
+        {
+            "pairs_first": ("先出两棒，再三联+单张", "two pairs first, then triple + single"),
+            "triple_first": ("先出三联+单张，再两棒", "triple + single first, then two pairs"),
+        },
+    ),
+    "kitty_multiplier": OptionLabel(
+        "抠底时底牌分数",
+        "Kitty points on 抠底",
+        {"x2": ("翻两倍（×2）", "doubled (×2)"), "x4": ("翻两番（×4）", "×4")},
+    ),
+    "small_jokers_end": OptionLabel(
+        "底牌扣4个小王也直接结束一轮", "Four small jokers buried also end the match"
+    ),
+    "hands": OptionLabel("最多局数（0为打过10为止）", "Most hands (0: until a side passes 10)"),
+}
+
+
+# --- commands and events of its own ---------------------------------------------------------------
+
+
+@register
+@dataclass(frozen=True, slots=True)
+class Buried(Event):
+    """The dealer has buried ``cards`` as the new kitty (sent as a ``Play`` in the ``bury``
+    phase)."""
+
+    TYPE: ClassVar[str] = "buried"
+    seat: int
+    cards: Hand
+
+    def as_command(self) -> Command:
+        return Play(seat=self.seat, cards=self.cards)
+
+
+def _said(word: str) -> Said:
+    if word.startswith(("BJ", "RJ")):
+        jokers = "小王" if word.startswith("BJ") else "大王"
+        en = "small" if word.startswith("BJ") else "big"
+        suit = "♠♥♣♦"[declaration_suit(word)]
+        return Said(
+            (f"四个{jokers}叫{suit}", f"Four {en} jokers: {suit}"),
+            (f"四{jokers}{suit}", f"4 {en} jokers {suit}"),
+        )
+    n, suit = int(word[0]), "♠♥♣♦"[declaration_suit(word)]
+    return Said((f"亮{n}张{suit}混牌", f"Show {n} level {suit}"), (f"亮{suit}×{n}", f"{suit}×{n}"))
+
+
+WORDS = merged(
+    CORE_WORDS,
+    TRICK_WORDS,
+    Words(
+        phases={
+            "declare": ("亮主", "declaring trumps"),
+            "bury": ("庄家扣底", "the dealer buries the kitty"),
+            "exchange": ("扣王换底", "burying jokers"),
+        },
+        kinds={
+            "bang": ("棒", "pair (棒)"),
+            "sanlian": ("三联", "three of a kind (三联)"),
+            "silian": ("四联", "four of a kind (四联)"),
+        },
+        reasons={
+            "points": ("抓分方得分", "attackers' points"),
+            "kitty_points": ("底牌分", "kitty points"),
+            "level_up": ("升级", "level up"),
+            "blood": ("下局喝血", "blood next hand"),
+            "match_won": ("赢得本轮", "wins the match"),
+        },
+        errors={
+            "bury_eight": ("扣底必须正好 {count} 张：{play}", "Bury exactly {count} cards: {play}"),
+            "big_jokers_first": (
+                "扣王必须先扣大王：{play}",
+                "Bury the big jokers before a small one: {play}",
+            ),
+        },
+        events={
+            "dealt": ("发牌", "Dealt"),
+            "bid_made": ("{name} {bid}", "{name}: {bid}"),
+            "buried": ("庄家 {name} 扣底", "The dealer {name} buries the kitty"),
+        },
+        commands={
+            "bid": {
+                PASS: Said(("不亮", "Pass"), ("不亮", "Pass")),
+                LIANG: Said(("亮大王", "Show a big joker"), ("亮大王", "Big joker")),
+                **{w: _said(w) for w in DECLARATIONS},
+                **{
+                    w: Said(
+                        (f"扣{w[4:]}张王", f"Bury {w[4:]} jokers"),
+                        (f"扣{w[4:]}王", f"{w[4:]} jokers"),
+                    )
+                    for w in EXCHANGES
+                },
+            }
+        },
+        auctions={"bids": "bid"},
+        help={
+            "declare": (
+                "亮主：第一局抢亮大王（亮牌后最先摸到的花色牌定主）；以后亮混牌，两张反单张，"
+                "四张反三张、两张或单张；四个小王或四个大王可叫任意花色。",
+                "Declare trumps: in the first hand show a big joker (the first suited card you drew "
+                "after it names the suit); later show level cards: two overcall one, four overcall "
+                "three, two or one; four small or four big jokers name any suit.",
+            ),
+            "bury": (
+                "庄家扣底：选8张牌扣下（可扣分和王；扣王先扣大王，扣王时底牌公开）。",
+                "Bury 8 cards (points and jokers allowed; big jokers before small; buried jokers "
+                "show the kitty).",
+            ),
+            "exchange": (
+                "可以在底牌中扣王（先大王），并捡回同样张数的最小非分牌；底牌公开。",
+                "You may bury jokers (big first) and take back as many of the kitty's lowest "
+                "non-point cards; the kitty is shown.",
+            ),
+        },
+        turn_lines={
+            "declare": (
+                ("轮到你亮主", "Your turn to declare"),
+                ("等待 {name} 亮主", "Waiting for {name} to declare"),
+            ),
+            "bury": (
+                ("请扣底", "Bury the kitty"),
+                ("等待 {name} 扣底", "Waiting for {name} to bury"),
+            ),
+            "exchange": (
+                ("是否扣王换底", "Bury jokers?"),
+                ("等待 {name} 扣王", "Waiting for {name} to bury jokers"),
+            ),
+        },
+        roles={"dealer": ("庄", "Dealer"), "declarer": ("亮主", "Declared")},
+        facts={
+            "trump": ("主花色", "trump suit"),
+            "hunpai": ("混牌（级牌）", "level rank"),
+            "tribute_paid": ("本局喝血张数", "tribute cards this hand"),
+            "blood": ("下局血数", "blood owed next hand"),
+            "attack_points": ("抓分方得分", "attackers' points"),
+            "ganguo": ("干锅", "干锅 (kitty not exchanged)"),
+        },
+        value_names={
+            "ganguo": {"yes": ("干锅", "干锅"), "no": ("不是干锅", "no")},
+            "trump": {s: (sym, sym) for s, sym in zip(SUITS, "♠♥♣♦", strict=True)},
+            "hunpai": {"T": ("10", "10")},
+        },
+        seat_figures={"seat_levels": ("级别", "level")},
+        hidden={
+            "side_levels": "each side's level, shown on its seats (seat_levels)",
+            "kitty": "the kitty, when it is shown",
+            "buried": "the kitty the dealer buried, in the dealer's own view while it is hidden",
+            "flipped": "the kitty cards turned to choose the first dealer",
+            "declaration": "the declaration on top: its badge in the auction (bids)",
+            "side_points": "each side's points captured",
+            "exchanges": "who buried how many jokers for kitty cards",
+            "match_winner": "the side that won the match",
+        },
+    ),
+)
+register_messages(WORDS.errors)
+
+
+INFO = GameInfo(
+    id="dabang",
+    name_zh="葫芦岛打棒",
+    name_en="Huludao Dabang",
+    region_zh="辽宁葫芦岛",
+    region_en="Huludao, Liaoning",
+    description_zh=(
+        "四人四副牌（216张），对家一组，每人52张，底牌8张。抢亮大王或亮混牌定主，庄家扣底，"
+        "闲家可扣王换底；出单张、棒、三联、四联，死棒跟牌；抓分方得160分并抠底升级，"
+        "庄家方保底升级；喝血进贡；从3打起，先打过10的一方获胜。"
+    ),
+    description_en=(
+        "Four players in partnerships, four decks with jokers (216 cards), 52 each and an 8-card "
+        "kitty. Trumps are declared with a big joker (first hand) or level cards; the dealer buries "
+        "the kitty and the others may bury jokers for its lowest cards. Leads are singles, pairs "
+        "(棒) and three or four identical cards, followed by the 死棒 rules; the attackers level "
+        "up with 160 points and the last trick, the dealer side by holding them under 160 and "
+        "taking the last trick; tribute (喝血) flows to the dealer. From 3, the first side past 10 "
+        "wins."
+    ),
+    variants=(
+        Variant(
+            "huludao",
+            "葫芦岛规则（娱网棋牌）",
+            "Huludao rules (pkgame)",
+            (PLAYERS,),
+            "4人4副牌，每人52张，底8张；抢亮大王、亮混牌反主；扣底、扣王；死棒；"
+            "160分抠底升级，保底升级；喝血；3打过10。",
+            "4 players, 4 decks, 52 each, kitty 8; big-joker grab, level-card declarations and "
+            "overcalls; kitty burying and joker exchange; 死棒 follows; 160 + last trick to level "
+            "up; tribute; from 3 past 10.",
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DabangState(TrickState):
+    # the match
+    levels: tuple[int, ...] = (FIRST_LEVEL, FIRST_LEVEL)  # side 0 (seats 0, 2), side 1 (1, 3)
+    dealer: int | None = None  # the next hand's dealer once a hand is scored
+    blood: int = 0  # cards of tribute the next hand owes (喝血)
+    match_winner: int | None = None  # the side that has won the match
+    # the hand
+    grabs: tuple[tuple[int, int], ...] = ()  # first hand: (seat, suit) of each big joker grab
+    declaration: str | None = None
+    declarer: int | None = None
+    flipped: Hand = ()
+    kitty: Hand = ()  # the kitty as shown to everyone (empty while it is hidden)
+    ganguo: bool = False
+    tribute: int = 0  # cards of tribute paid this hand
+    exchanges: tuple[tuple[int, int], ...] = ()  # (seat, jokers buried) of the others
+
+
+class Dabang(TrickGame[DabangState]):
+    info: ClassVar[GameInfo] = INFO
+    state_type = DabangState
+    seat_phases = frozenset({"declare", "bury", "exchange", "play"})
+    speaking_phases = frozenset({"declare", "exchange"})
+    option_labels = OPTION_LABELS
+    words = WORDS
+    follow_rules = RULES["pairs_first"]
+    point_values = POINTS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.evolve_by(Buried, self._on_buried)
+
+    # --- the table --------------------------------------------------------------------------
+
+    def variant_options(self, variant: str) -> Any:
+        return DabangOptions()
+
+    def pack(self, config: Config[Any]) -> Hand:
+        return build_deck(DECKS, jokers=True)
+
+    def hand_size(self, config: Config[Any]) -> int:
+        return HAND_SIZE
+
+    def first_to_draw(self, state: DabangState) -> int:
+        """ "从庄家开始逆时针发牌": the dealer (the first hand: seat 0 stands for the dealer chosen
+        at random, "第一局随机确认庄家")."""
+        return state.dealer if state.dealer is not None else 0
+
+    def first_turn(self, state: DabangState, hands: tuple[Hand, ...]) -> int:
+        return self.first_to_draw(state)
+
+    def trump_order(self, state: DabangState) -> TrumpOrder:
+        return trump_order_of(state.trump_suit, self.dealer_level(state))
+
+    def rules_of(self, state: DabangState) -> FollowRules:
+        return RULES[state.config.options.four_fallback]
+
+    def dealer_level(self, state: DabangState) -> int:
+        """ "当前庄家的级别就是混牌"."""
+        dealer = state.dealer if state.dealer is not None else 0
+        return state.levels[side_of(dealer)]
+
+    def hand_sides(self, state: DabangState) -> Sides | None:
+        return Sides(first=(0, 2), second=(1, 3))
+
+    def match_over(self, state: DabangState) -> bool:
+        hands: int = state.config.options.hands
+        return state.match_winner is not None or 0 < hands <= state.hand_no
+
+    def start_hand(self, state: DabangState) -> Changes:
+        return super().start_hand(state) | {
+            "grabs": (),
+            "declaration": None,
+            "declarer": None,
+            "flipped": (),
+            "kitty": (),
+            "ganguo": False,
+            "tribute": 0,
+            "exchanges": (),
+            "trump_suit": None,
+            "level_rank": None,
+        }
+
+    def opening(self, state: DabangState, dealt: Dealt) -> Changes:
+        """The declaring window. The first hand: 抢亮大王, the seats holding a big joker speak in
+        the order they drew it; nobody: the kitty is turned. Later hands: level cards, each seat
+        from the dealer in turn and again after every declaration."""
+        n = state.config.players
+        first = self.first_to_draw(state)
+        level = self.dealer_level(state)
+        base: Changes = {"level_rank": level_rank(level)}
+        hands = tuple(tuple(sorted(h)) for h in dealt.hands)
+        state = copy_with(state, self.start_hand(state) | {"hands": hands, "rest": dealt.rest})
+        if state.hand_no == 1:
+            grabs = joker_grabs(dealt.hands, dealt.rest, first)
+            if not grabs:
+                return base | self._flip(state, dealt.rest, first)
+            order = tuple(seat for seat, _ in grabs)
+            return base | {"grabs": tuple(grabs)} | self.speaking_round(order, "declare")
+        order = tuple((first + i) % n for i in range(n))
+        return base | {"dealer": first} | self.speaking_round(order, "declare")
+
+    def _flip(self, state: DabangState, rest: Hand, first: int) -> Changes:
+        dealer, suit, flipped = flip_dealer(rest, first)
+        return {"flipped": flipped} | self._settle(state, dealer, suit, shown=False)
+
+    # --- declaring --------------------------------------------------------------------------
+
+    def words_now(self, state: DabangState, seat: int) -> tuple[str, ...]:
+        if state.phase == "exchange":
+            jokers = sum(1 for c in state.hands[seat] if c >= SMALL_JOKER)
+            return (PASS, *EXCHANGES[: min(jokers, KITTY)])
+        if state.hand_no == 1:
+            return (PASS, LIANG)
+        level = self.dealer_level(state)
+        three = state.config.options.three_overcalls
+        hand = state.hands[seat]
+        found = [
+            w
+            for w in DECLARATIONS
+            if overcalls(w, state.declaration, three)
+            and can_show(hand, w, level)
+            and (
+                state.declarer != seat
+                or declaration_suit(w) == declaration_suit(state.declaration or w)
+            )
+        ]
+        return (PASS, *found)
+
+    def heard(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
+        n = state.config.players
+        if state.phase == "exchange":
+            changes = self._exchange(state, event) if event.bid != PASS else {}
+            if to_speak:
+                return changes
+            return changes | self._start_play(state)
+        if event.bid == LIANG:  # "一张即可，别人反不了": the first grab decides
+            suit = dict(state.grabs)[event.seat]
+            return {"declaration": LIANG, "declarer": event.seat} | self._settle(
+                state, event.seat, suit, shown=True
+            )
+        if event.bid != PASS:  # every other seat may answer, and the declarer may reinforce
+            order = tuple((event.seat + i) % n for i in range(1, n + 1))
+            return {
+                "declaration": event.bid,
+                "declarer": event.seat,
+                "to_speak": order,
+                "turn": order[0],
+            }
+        if to_speak:
+            return {}
+        if state.hand_no == 1:  # nobody grabbed: "4家都从底牌中翻牌"
+            return self._flip(state, state.rest, self.first_to_draw(state))
+        dealer = state.dealer if state.dealer is not None else 0
+        if state.declaration is None:  # "从底牌中任意抽取一张牌，并以此牌的花色为主花色"
+            drawn = first_suited(state.rest)
+            return self._settle(state, dealer, 0 if drawn is None else drawn, shown=False)
+        return self._settle(state, dealer, declaration_suit(state.declaration), shown=True)
+
+    def _settle(self, state: DabangState, dealer: int, suit: int, shown: bool) -> Changes:
+        """The dealer and the trump suit are fixed: 喝血, then the dealer takes the kitty ("由庄家
+        取走底牌") unless it is 干锅, which is played as dealt."""
+        n = state.config.players
+        level = state.levels[side_of(dealer)]
+        order = trump_order_of(suit, level)
+        hands = list(state.hands)
+        payer = (dealer - 1) % n  # "庄家的上家应向庄家进贡"
+        tribute = self._tribute_cards(hands[payer], order, state.blood)
+        # the text names no return; hands stay even ("每人52张") by the dealer's lowest cards
+        back = self._returned_cards(hands[dealer], order, len(tribute))
+        hands[payer] = tuple(sorted((*(remove_cards(hands[payer], tribute) or ()), *back)))
+        hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
+        kitty = state.rest
+        ganguo = shown and state.hand_no > 1 and is_ganguo(kitty, order, suit)
+        changes: Changes = {
+            "dealer": dealer,
+            "trump_suit": suit,
+            "level_rank": level_rank(level),
+            "tribute": len(tribute),
+            "kitty": tuple(sorted(kitty)) if shown else (),
+            "ganguo": ganguo,
+            "to_speak": (),
+        }
+        if ganguo:  # "干锅时底牌不能替换，也不能在底牌中扣王"
+            return changes | {"hands": tuple(hands)} | self._start_play(state, dealer)
+        hands[dealer] = tuple(sorted((*hands[dealer], *kitty)))
+        return changes | {"hands": tuple(hands), "rest": (), "phase": "bury", "turn": dealer}
+
+    @staticmethod
+    def _tribute_cards(hand: Hand, order: TrumpOrder, count: int) -> Hand:
+        """ "进贡的牌为进贡者手中的最大牌(分牌除外)…血牌不包括分牌，打5、10的时候，5、10不进贡"."""
+        if count <= 0:
+            return ()
+        pool = sorted((c for c in hand if (c >> 2) not in POINTS), key=order.strength, reverse=True)
+        return tuple(pool[:count])
+
+    @staticmethod
+    def _returned_cards(hand: Hand, order: TrumpOrder, count: int) -> Hand:
+        """What the dealer hands back for the tribute: his lowest cards, side suits and non-point
+        cards first."""
+        pool = sorted(
+            hand, key=lambda c: (order.is_trump(c), (c >> 2) in POINTS, order.strength(c))
+        )
+        return tuple(pool[:count])
+
+    # --- the kitty --------------------------------------------------------------------------
+
+    def decide_cards(self, state: DabangState, command: Play) -> list[Event]:
+        """The dealer buries 8 cards ("将底牌替换成同样张数的牌作为新的底牌重新扣下")."""
+        self.require_phase(state, "bury")
+        if command.seat != state.turn:
+            raise RuleError("not_your_turn")
+        cards = tuple(sorted(command.cards))
+        codes = card_codes(cards)
+        hand = state.hands[command.seat]
+        if remove_cards(hand, cards) is None:
+            raise RuleError("not_in_hand", codes, play=" ".join(codes))
+        if len(cards) != KITTY:
+            raise RuleError("bury_eight", codes, play=" ".join(codes), count=KITTY)
+        if not big_jokers_first(hand, cards):
+            raise RuleError("big_jokers_first", codes, play=" ".join(codes))
+        return [Buried(seat=command.seat, cards=cards)]
+
+    def _on_buried(self, state: DabangState, event: Buried) -> Changes:
+        """ "扣王时底牌必须亮给大家看，不扣王时底牌不公开"; the others may bury jokers unless the
+        dealer buried only points, or points and jokers (rules 6 and 8)."""
+        seat = event.seat
+        hands = list(state.hands)
+        hands[seat] = remove_cards(hands[seat], event.cards) or ()
+        jokers = any(c >= SMALL_JOKER for c in event.cards)
+        only_points = all((c >> 2) in POINTS or c >= SMALL_JOKER for c in event.cards)
+        n = state.config.players
+        changes: Changes = {
+            "hands": tuple(hands),
+            "rest": event.cards,
+            "kitty": event.cards if jokers else (),
+        }
+        if only_points:
+            return changes | self._start_play(state, seat)
+        order = tuple((seat + i) % n for i in range(1, n))
+        return changes | self.speaking_round(order, "exchange")
+
+    def _exchange(self, state: DabangState, event: BidMade) -> Changes:
+        """ "其他玩家也可在底牌中扣王，扣王时底牌必须公开。扣王后还需从底牌中捡最小的牌，不能捡
+        分牌，扣几张捡几张": big jokers first; as many as the kitty has non-point cards to give."""
+        seat = event.seat
+        wanted = int(event.bid[4:])
+        order = self.trump_order(state)
+        kitty = state.rest
+        takeable = sorted(
+            (c for c in kitty if (c >> 2) not in POINTS and c < SMALL_JOKER),
+            key=lambda c: (order.is_trump(c), order.strength(c), c & 3),
+        )
+        count = min(wanted, len(takeable))
+        hand = state.hands[seat]
+        jokers = sorted((c for c in hand if c >= SMALL_JOKER), reverse=True)[:count]
+        taken = takeable[:count]
+        hands = list(state.hands)
+        hands[seat] = tuple(sorted((*(remove_cards(hand, jokers) or ()), *taken)))
+        new_kitty = tuple(sorted((*(remove_cards(kitty, taken) or ()), *jokers)))
+        return {
+            "hands": tuple(hands),
+            "rest": new_kitty,
+            "kitty": new_kitty,
+            "exchanges": (*state.exchanges, (seat, count)),
+        }
+
+    def _start_play(self, state: DabangState, dealer: int | None = None) -> Changes:
+        """ "庄家具有扣底牌和第一轮的首先出牌权"."""
+        lead = dealer if dealer is not None else state.dealer
+        return {"phase": "play", "turn": lead, "leader": lead, "to_speak": ()}
+
+    # --- tricks ---------------------------------------------------------------------------
+
+    def trick_taken(self, state: DabangState, event: Any) -> Changes:
+        """The literal reading of "每轮都由庄家先出牌" (option ``leader``): the dealer leads again."""
+        if state.config.options.leader == "dealer":
+            return {"turn": state.dealer, "leader": state.dealer}
+        return {}
+
+    def outcome(self, state: DabangState) -> Outcome:
+        """The hand's end by the text's rules (docs/rules/dabang.md, 升级 and 底牌扣王)."""
+        o = state.config.options
+        dealer = state.dealer if state.dealer is not None else 0
+        defenders = side_of(dealer)
+        attackers = 1 - defenders
+        won = sum(state.points_won[s] for s in side_seats(attackers))
+        koudi = state.last_winner is not None and side_of(state.last_winner) == attackers
+        kitty = state.rest
+        kitty_points = (
+            points_of(kitty, POINTS) * (2 if o.kitty_multiplier == "x2" else 4) if koudi else 0
+        )
+        points = won + kitty_points
+        enough = points >= ATTACK_TARGET
+        case = (3 if enough else 1) if not koudi else (4 if enough else 2)
+        leveling = {1: defenders, 4: attackers}.get(case)
+        rewarded = case != 2 and not state.ganguo  # "扣的王作废"; 干锅 "不算血"
+        big = sum(1 for c in kitty if c == BIG_JOKER)
+        small = sum(1 for c in kitty if c == SMALL_JOKER)
+        blood = blood_of_points(points) + (2 * big + small if rewarded else 0)
+        next_side = attackers if enough else defenders
+        n = state.config.players
+        next_dealer = (dealer + 2) % n if next_side == defenders else (dealer + 1) % n
+        winner: int | None = None
+        four = big == 4 or (small == 4 and o.small_jokers_end)
+        if points == 0:  # "抓分方得"0"分，庄家方即赢"
+            winner = defenders
+        elif points >= ALL_POINTS:
+            winner = attackers
+        elif four and not state.ganguo and case in (1, 4):  # 规则5, "该轮结束"
+            winner = leveling
+        elif (
+            leveling is not None and leveling == defenders and state.levels[leveling] >= LAST_LEVEL
+        ):
+            winner = leveling  # "打过10就结束一轮"
+        return Outcome(points, kitty_points, koudi, case, leveling, blood, next_dealer, winner)
+
+    def score(self, state: DabangState) -> HandEnded:
+        out = self.outcome(state)
+        n = state.config.players
+        dealer = state.dealer if state.dealer is not None else 0
+        attackers = 1 - side_of(dealer)
+        results = [ResultLine("points", s, out.points) for s in side_seats(attackers)]
+        if out.kitty_points:
+            results += [
+                ResultLine("kitty_points", s, out.kitty_points) for s in side_seats(attackers)
+            ]
+        scores = [0] * n
+        if out.leveling is not None:
+            for s in range(n):
+                scores[s] = 1 if side_of(s) == out.leveling else -1
+            results += [ResultLine("level_up", s, 1) for s in side_seats(out.leveling)]
+        if out.blood:
+            results.append(ResultLine("blood", out.next_dealer, out.blood))
+        if out.match_winner is not None:
+            results += [ResultLine("match_won", s, 1) for s in side_seats(out.match_winner)]
+        return HandEnded(
+            hand_no=state.hand_no,
+            order=tuple(range(n)),
+            lines=(),
+            scores=tuple(scores),
+            results=tuple(results),
+        )
+
+    def hand_scored(self, state: DabangState, event: HandEnded) -> Changes:
+        """Levels ("逢3必打,逢10必打": a side at 10 stays there until it passes 10 as the dealer
+        side), the blood owed and the next dealer."""
+        out = self.outcome(state)
+        levels = list(state.levels)
+        if out.leveling is not None and out.match_winner is None:
+            levels[out.leveling] = min(LAST_LEVEL, levels[out.leveling] + 1)
+        return {
+            "levels": tuple(levels),
+            "dealer": out.next_dealer,
+            "blood": out.blood,
+            "match_winner": out.match_winner,
+        }
+
+    # --- bots -------------------------------------------------------------------------------
+
+    def legal_moves(self, state: DabangState, seat: int) -> list[Command]:
+        if seat != state.turn:
+            return []
+        if state.phase in self.speaking_phases:
+            return [Bid(seat=seat, bid=w) for w in self.words_now(state, seat)]
+        if state.phase == "bury":
+            return [Play(seat=seat, cards=c) for c in self.burials(state, seat)]
+        return super().legal_moves(state, seat)
+
+    def burials(self, state: DabangState, seat: int) -> list[Hand]:
+        """A few sensible burials to offer (``decide`` accepts any 8 cards by the rules): the
+        lowest side-suit cards sparing points, and the same keeping points in (扣分)."""
+        order = self.trump_order(state)
+        hand = state.hands[seat]
+        low = sorted(hand, key=lambda c: (order.is_trump(c), (c >> 2) in POINTS, order.strength(c)))
+        with_points = sorted(
+            hand, key=lambda c: (order.is_trump(c), -POINTS.get(c >> 2, 0), order.strength(c))
+        )
+        found = {tuple(sorted(low[:KITTY])), tuple(sorted(with_points[:KITTY]))}
+        return sorted(b for b in found if big_jokers_first(hand, b))
+
+    def bot_choice(self, state: DabangState, seat: int, moves: list[Command]) -> Command:
+        """Declare with the strongest declaration when holding many trumps, never bury jokers,
+        bury the lowest side cards; in play the trick core's choice."""
+        if state.phase == "declare":
+            order = trump_order_of(None, self.dealer_level(state))
+            strong = sum(1 for c in state.hands[seat] if order.is_trump(c))
+            if state.hand_no == 1 or strong >= 14:
+                return moves[-1]
+            return moves[0]
+        if state.phase == "exchange":
+            return moves[0]
+        if state.phase == "bury":
+            return moves[0]
+        return super().bot_choice(state, seat, moves)
+
+    # --- views ------------------------------------------------------------------------------
+
+    def view_extra(self, state: DabangState, seat: int | None) -> dict[str, Any]:
+        out = super().view_extra(state, seat)
+        dealer = state.dealer
+        attack_points = None
+        side_points = [0, 0]
+        if state.points_won:
+            for s, p in enumerate(state.points_won):
+                side_points[side_of(s)] += p
+            if dealer is not None:
+                attack_points = side_points[1 - side_of(dealer)]
+        out |= {
+            "dealer": dealer,
+            "seat_levels": [state.levels[side_of(s)] for s in range(state.config.players)],
+            "side_levels": list(state.levels),
+            "hunpai": None if state.level_rank is None else "3456789TJQKA2"[state.level_rank],
+            "trump": None if state.trump_suit is None else SUITS[state.trump_suit],
+            "declaration": state.declaration,
+            "declarer": state.declarer,
+            "bids": [list(b) for b in state.said],
+            "kitty": card_codes(state.kitty),
+            "buried": card_codes(state.rest) if self._sees_buried(state, seat) else None,
+            "flipped": card_codes(state.flipped),
+            "ganguo": "yes" if state.ganguo else "no",
+            "tribute_paid": state.tribute,
+            "blood": state.blood,
+            "exchanges": [list(e) for e in state.exchanges],
+            "side_points": side_points,
+            "attack_points": attack_points,
+            "match_winner": state.match_winner,
+        }
+        return out
+
+    @staticmethod
+    def _sees_buried(state: DabangState, seat: int | None) -> bool:
+        """The dealer knows the kitty he buried while it is hidden from the others."""
+        return (
+            seat is not None
+            and seat == state.dealer
+            and state.phase in ("exchange", "play")
+            and not state.kitty
+            and not state.ganguo
+            and len(state.rest) == KITTY
+        )
+
+    def state_from_view_extra(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        trump = view.get("trump")
+        level = view.get("hunpai")
+        buried = view.get("buried")
+        return ({} if buried is None else {"rest": parse_cards(buried)}) | {
+            "trump_suit": None if trump is None else SUITS.index(trump),
+            "level_rank": None if level is None else "3456789TJQKA2".index(level),
+            "said": tuple((int(s), str(w)) for s, w in view.get("bids") or ()),
+            "kitty": parse_cards(view.get("kitty") or ()),
+            "flipped": parse_cards(view.get("flipped") or ()),
+            "ganguo": view.get("ganguo") == "yes",
+            "exchanges": tuple((int(s), int(k)) for s, k in view.get("exchanges") or ()),
+            "levels": tuple(view.get("side_levels") or (FIRST_LEVEL, FIRST_LEVEL)),
+            "tribute": int(view.get("tribute_paid") or 0),
+            "dealer": view.get("dealer"),
+        }
+
+
+def big_jokers_first(hand: Sequence[Card], buried: Sequence[Card]) -> bool:
+    """ "扣王时有大王必须先扣大王，没有大王的情况下才能扣小王": a small joker only with every big
+    one held."""
+    if SMALL_JOKER not in buried:
+        return True
+    return Counter(buried)[BIG_JOKER] == Counter(hand)[BIG_JOKER]
+
+
+def is_ganguo(kitty: Sequence[Card], order: TrumpOrder, suit: int) -> bool:
+    """ "底牌没有主花色牌(混牌除外)或全是主，称为干锅": no card of the trump suit but its level card
+    (nor its 2, which the order ranks apart), or trumps only."""
+    level = order.level
+    plain = [c for c in kitty if c < SMALL_JOKER and c & 3 == suit and c >> 2 not in (level, TWO)]
+    return not plain or all(order.is_trump(c) for c in kitty)
+
+
+GAME = Dabang()
+
+__all__ = [
+    "GAME",
+    "INFO",
+    "KINDS",
+    "Buried",
+    "Dabang",
+    "DabangOptions",
+    "DabangState",
+    "Outcome",
+    "blood_of_points",
+    "can_show",
+    "declaration_tier",
+    "flip_dealer",
+    "follow_rules",
+    "is_ganguo",
+    "joker_grabs",
+    "overcalls",
+    "side_of",
+    "trump_order_of",
+]

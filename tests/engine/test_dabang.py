@@ -1,0 +1,609 @@
+"""葫芦岛打棒 at the table: the declaring window (抢亮大王 in the order of the deal, level cards and
+every overcall), 喝血, the kitty buried and the others' joker exchange, 干锅, tricks with trumps,
+and the end of a hand in each of the text's cases (0, 400, 160, 抠底 doubling, the four kitty-joker
+cases), levels and a whole match from 3 past 10. Quotes are from seed 003.
+
+Positions are dealt by the ``Dealt`` event itself (small hands where the story needs no more), so
+every state is built by the engine's own ``evolve``; commands go through ``decide``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+
+from paiju import client, registry
+from paiju.cards import BIG_JOKER, SMALL_JOKER, format_cards, parse_cards
+from paiju.errors import RuleError
+from paiju.games.dabang import (
+    GAME,
+    DabangState,
+    blood_of_points,
+    flip_dealer,
+    joker_grabs,
+    overcalls,
+    trump_order_of,
+)
+from paiju.protocol import Bid, Dealt, Event, HandEnded, Play, TrickWon, decode, encode
+from paiju.selfcheck import check_cards_conserved, checked_random_game
+from paiju.simulate import play_game, random_chooser
+from paiju.table import copy_with
+
+registry.register(GAME)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return parse_cards(text)
+
+
+def in_order(text: str) -> tuple[int, ...]:
+    """Cards in the order written (the order drawn)."""
+    return tuple(parse_cards([c])[0] for c in text.split())
+
+
+class Table:
+    def __init__(self, state: DabangState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def do(self, command: Any) -> list[Event]:
+        events = GAME.decide(self.state, command)
+        for event in events:
+            self.state = GAME.evolve(self.state, event)
+        self.events += events
+        return events
+
+    def say(self, *words: str) -> None:
+        for word in words:
+            seat = self.state.turn
+            assert seat is not None
+            self.do(Bid(seat=seat, bid=word))
+
+    def refuses(self, command: Any, code: str) -> None:
+        with pytest.raises(RuleError) as info:
+            GAME.decide(self.state, command)
+        assert info.value.code == code, info.value
+
+
+def deal(drawn: list[str], kitty: str, hand_no: int = 1, first: int = 0, **fields: Any) -> Table:
+    """A hand dealt as drawn (each seat's cards in the order it drew them) with ``kitty``."""
+    options = fields.pop("options", {})
+    state = GAME.initial_state(GAME.config(**options))
+    state = copy_with(state, {"phase": "seeding", "hand_no": hand_no} | fields)
+    dealt = Dealt(
+        hand_no=hand_no,
+        hands=tuple(in_order(h) for h in drawn),
+        rest=in_order(kitty),
+        face_up=(),
+        leader=first,
+        scheme="round",
+    )
+    return Table(GAME.evolve(state, dealt))
+
+
+# --- the card order of a hand -------------------------------------------------------------------
+
+
+def test_the_trump_order_of_a_hand_is_the_text_s() -> None:
+    """ "大王>小王>主花色混牌>其他花色混牌>主花色2>其他花色2>主花色牌（混牌除外）>副牌"."""
+    order = trump_order_of(suit=2, level=7)  # ♣ trump, playing 7
+    chain = cards("RJ BJ 7C 7S 2C 2H AC 3C AD")
+    ranked = sorted(chain, key=order.strength, reverse=True)
+    assert format_cards(ranked) == "RJ BJ 7C 7S 2C 2H AC 3C AD"
+    assert order.strength(cards("7S")[0]) == order.strength(cards("7D")[0])
+
+
+# --- 亮主: the first hand ------------------------------------------------------------------------
+
+
+def test_the_first_grab_goes_to_whoever_drew_a_big_joker_first_and_the_next_suited_card_names_trumps() -> (
+    None
+):
+    """ "第一把从3打起，亮牌是抢亮大王…以亮牌人亮牌后摸的第一张花色牌的花色为主花色（若摸到的是
+    王则继续摸牌…）…亮牌人为庄家"."""
+    t = deal(
+        ["4S RJ 5D 6C", "7S 8S RJ BJ", "9S TS JS QS", "RJ BJ KH 5C"],
+        "AS AH AC AD 6S 6H 6C 6D",
+    )
+    # seat 3 drew its big joker 4th (index 0), seat 0 5th (index 1), seat 1 11th
+    assert t.state.phase == "declare" and t.state.to_speak == (3, 0, 1)
+    assert GAME.words_now(t.state, 3) == ("pass", "liang")
+    t.say("pass", "liang")
+    s = t.state
+    assert (s.dealer, s.trump_suit, s.declarer) == (0, 3, 0)  # ♦5 followed seat 0's joker
+    assert s.phase == "bury" and s.turn == 0 and len(s.hands[0]) == 4 + 8 and s.rest == ()
+    assert format_cards(s.kitty) == "6S 6H 6C 6D AS AH AC AD"  # "发牌…结束后将底牌公开"
+
+
+def test_a_joker_drawn_after_the_big_joker_is_passed_over_then_the_kitty() -> None:
+    t = deal(["RJ BJ 4S", "5S 6S 7S", "8S 9S TS", "JS QS KS"], "RJ 4H 4C 4D 5H 5C 5D 6H")
+    t.say("liang")
+    assert (t.state.dealer, t.state.trump_suit) == (0, 0)
+    grabs = joker_grabs([in_order("4S 5S RJ"), in_order("6S RJ"), (), ()], in_order("BJ 9C"), 0)
+    assert grabs == [(1, 2), (0, 2)]  # nothing suited after either joker: the kitty's ♣9
+
+
+def test_nobody_grabs_every_seat_turns_a_kitty_card_and_the_biggest_deals() -> None:
+    """ "若第一把没人抢亮大王，则4家都从底牌中翻牌，以翻出最大牌的一家为庄家，并以该牌的花色为
+    主花色"; the kitty stays hidden ("若没人亮主，底牌不公开"); "第一把不带干锅"."""
+    t = deal(["RJ 4S", "5S 6S", "8S 9S", "JS QS"], "4H KC BJ 2D 9H 3C 5D 6H")
+    t.say("pass")
+    s = t.state
+    assert format_cards(s.flipped) == "4H KC 2D 9H"  # the joker is turned past
+    assert (s.dealer, s.trump_suit, s.kitty, s.phase) == (2, 3, (), "bury")
+
+
+def test_with_no_big_joker_dealt_the_kitty_is_turned_at_once_and_a_tie_goes_to_the_earlier() -> (
+    None
+):
+    t = deal(["4S", "5S", "8S", "JS"], "AH 9C AS 3D 5D 6H 7H 8H", first=1, dealer=1)
+    assert t.state.phase == "bury" and t.state.dealer == 1 and t.state.trump_suit == 1
+    assert flip_dealer(in_order("KS KH 2C 2D"), 0) == (2, 2, in_order("KS KH 2C 2D"))
+
+
+# --- 亮主: later hands ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "three", "ok"),
+    [
+        ("2xH", "1xS", False, True),  # "2个相同的反1个的"
+        ("2xH", "2xS", False, False),
+        ("3xH", "1xS", False, False),  # three are not listed as an overcall
+        ("3xH", "2xS", True, True),  # … unless the table says so
+        ("4xH", "3xS", False, True),  # "4个相同的反3个或2个、1个的"
+        ("4xH", "1xS", False, True),
+        ("4xH", "4xS", False, False),
+        ("BJxD", "4xS", False, True),  # "4个小王或4个大王可以叫任意花色"
+        ("RJxD", "BJxS", False, True),  # "大王的叫牌权优于小王"
+        ("BJxD", "RJxS", False, False),
+        ("1xH", None, False, True),
+    ],
+)
+def test_overcalls(new: str, old: str | None, three: bool, ok: bool) -> None:
+    assert overcalls(new, old, three) is ok
+
+
+def later_hand(**fields: Any) -> Table:
+    """The second hand, seat 1 dealing at level 5 (side 1), the 5s are the level cards."""
+    return deal(
+        [
+            "5H 5H 9S 9S AS",
+            "5S 5S 5S 5S 7D",
+            "BJ BJ BJ BJ 5C",
+            "RJ RJ RJ RJ 8C",
+        ],
+        "3H 4H 6S 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+        **fields,
+    )
+
+
+def test_later_hands_declare_with_level_cards_and_overcall_in_turn() -> None:
+    """ "从第二把起亮牌必须用混牌"; "亮牌后自己和其他人都可以反，自己可以加固自己的亮牌"."""
+    t = later_hand()
+    assert t.state.to_speak == (1, 2, 3, 0) and t.state.level_rank == 2
+    assert GAME.words_now(t.state, 1) == ("pass", "1xS", "2xS", "3xS", "4xS")
+    t.say("2xS")
+    assert GAME.words_now(t.state, 2) == ("pass", "BJxS", "BJxH", "BJxC", "BJxD")
+    t.say("pass", "pass")
+    assert GAME.words_now(t.state, 0) == ("pass",)  # one 5♥ pair cannot beat a pair
+    t.say("pass")
+    assert GAME.words_now(t.state, 1) == ("pass", "4xS")  # reinforcing: the same suit only
+    t.say("4xS", "BJxH", "RJxC", "pass", "pass", "pass", "pass")
+    s = t.state
+    assert (s.dealer, s.trump_suit, s.declaration, s.declarer) == (1, 2, "RJxC", 3)
+    assert s.phase == "bury" and s.turn == 1
+
+
+def test_nobody_declares_and_a_kitty_card_names_trumps() -> None:
+    """ "如果没人亮主，就从底牌中任意抽取一张牌，并以此牌的花色为主花色"."""
+    t = later_hand()
+    t.say("pass", "pass", "pass", "pass")
+    assert (t.state.trump_suit, t.state.kitty, t.state.phase) == (1, (), "bury")
+
+
+def test_a_bid_the_hand_cannot_show_is_refused() -> None:
+    t = later_hand()
+    t.refuses(Bid(seat=1, bid="1xH"), "bid_not_allowed")
+    t.refuses(Bid(seat=2, bid="pass"), "not_your_turn")
+
+
+# --- 喝血 -----------------------------------------------------------------------------------------
+
+
+def test_the_dealer_s_previous_player_pays_his_biggest_non_point_cards() -> None:
+    """ "庄家的上家应向庄家进贡，所进贡的牌为进贡者手中的最大牌(分牌除外)"; the dealer hands back
+    as many of his lowest cards so that every hand keeps its size."""
+    t = later_hand(blood=2)
+    t.say("pass", "pass", "pass", "pass")  # hearts trump
+    s = t.state
+    # seat 0 (the dealer's 上家) held 5H 5H 9S 9S AS: the 5s are points ("打5、10的时候，5、10不
+    # 进贡"), so ♠A and ♠9 go; the dealer's lowest, ♦7 and a ♠5, come back
+    assert s.tribute == 2
+    assert s.hands[0] == cards("5S 9S 5H 5H 7D")
+    assert s.hands[1] == tuple(
+        sorted(cards("5S 5S 5S 9S AS") + s.rest + cards("3H 4H 6S 6D 7C 8D 9D TD"))
+    )
+
+
+def test_no_point_card_is_paid() -> None:
+    t = deal(
+        ["KH KH TH 5H 4S", "3S 3S 6D 6D 7D", "BJ 8C 8C 9C 9C", "JC JC QC QC AC"],
+        "3H 4H 6S 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        blood=3,
+    )
+    t.say("pass", "pass", "pass", "pass")
+    assert t.state.tribute == 1 and cards("4S")[0] in t.state.hands[1]
+
+
+@pytest.mark.parametrize(
+    ("points", "blood"),
+    [(0, 12), (85, 4), (115, 1), (120, 0), (160, 0), (200, 0), (205, 0), (215, 1), (260, 6)],
+)
+def test_blood_from_the_score(points: int, blood: int) -> None:
+    """ "未满120分，每少10分下局出一个血（结算时5分不计）。若得分超过200，每多10分下局即得一个血"."""
+    assert blood_of_points(points) == blood
+
+
+# --- the kitty --------------------------------------------------------------------------------
+
+
+def at_bury(**fields: Any) -> Table:
+    t = deal(
+        [
+            "RJ 4S 5S 6S 7S 8S 9S TS JS",
+            "4D 5D 6D 7D 8D 9D TD JD QD",
+            "4C 5C 6C 7C 8C BJ BJ RJ RJ",
+            "4H 5H 6H 7H 8H 9H TH JH QH",
+        ],
+        "3H 4H 6D 6D 7C 8D 9D KD",
+        **fields,
+    )
+    t.say("liang")  # seat 0, spades
+    assert t.state.phase == "bury" and len(t.state.hands[0]) == 17
+    return t
+
+
+def test_the_dealer_buries_eight_and_big_jokers_before_small() -> None:
+    """ "扣王时有大王必须先扣大王，没有大王的情况下才能扣小王"."""
+    t = at_bury()
+    t.refuses(Play(seat=0, cards=cards("4S 5S 6S")), "bury_eight")
+    t.refuses(Play(seat=1, cards=cards("4S 5S 6S 7S 8S 9S TS JS")), "not_your_turn")
+    t.refuses(Play(seat=0, cards=cards("4S 4S 6S 7S 8S 9S TS JS")), "not_in_hand")
+    t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D 4S")))
+    assert t.state.kitty == () and t.state.phase == "exchange"  # "不扣王时底牌不公开"
+    assert t.state.to_speak == (1, 2, 3)
+
+
+def test_buried_jokers_show_the_kitty() -> None:
+    """ "底牌中可以扣分牌和王…扣王时底牌必须亮给大家看"."""
+    t = at_bury()
+    t.do(Play(seat=0, cards=cards("RJ 4H 6D 6D 7C 8D 9D 4S")))
+    assert format_cards(t.state.kitty) == format_cards(t.state.rest)
+    assert BIG_JOKER in t.state.kitty
+
+
+def test_a_kitty_of_only_points_closes_the_exchange() -> None:
+    """ "若庄家在扣牌中扣的全是分，则其他用户不能再在底牌中扣王"."""
+    t = at_bury()
+    hand = cards("5S 5S 5S 5S TS TS TS KS RJ 4C")
+    t.state = copy_with(t.state, {"hands": (hand, *t.state.hands[1:])})
+    t.do(Play(seat=0, cards=cards("5S 5S 5S 5S TS TS TS RJ")))  # "扣的全是分牌或者分牌和王牌"
+    assert t.state.phase == "play" and t.state.turn == 0 and t.state.exchanges == ()
+
+
+def test_the_others_bury_jokers_and_take_back_the_lowest_non_point_cards() -> None:
+    """ "其他玩家也可在底牌中扣王，扣王时底牌必须公开。扣王后还需从底牌中捡最小的牌，不能捡分牌，
+    扣几张捡几张。最小牌的判定方法为先看是否是主牌，然后看点数，最后看花色"."""
+    t = at_bury()
+    t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D KD")))
+    t.say("pass")
+    assert GAME.words_now(t.state, 2) == ("pass", "bury1", "bury2", "bury3", "bury4")
+    t.say("bury3")
+    s = t.state
+    # ♥3 is a level card (a trump); ♦K a point card: ♥4 ♦6 ♦6 are the lowest
+    assert format_cards(s.kitty) == "3H 7C 8D 9D KD BJ RJ RJ"  # big jokers first, then a small
+    assert s.hands[2] == cards("4H 6D 6D 4C 5C 6C 7C 8C BJ")
+    assert s.exchanges == ((2, 3),) and len(s.rest) == 8
+    t.say("pass")
+    assert s.phase == "exchange" and t.state.phase == "play" and t.state.turn == 0
+
+
+def test_ganguo_the_kitty_is_not_exchanged() -> None:
+    """ "底牌没有主花色牌(混牌除外)或全是主，称为干锅。干锅时底牌不能替换，也不能在底牌中扣王"."""
+    t = later_hand()
+    t.say("2xS", "pass", "pass", "pass", "pass")  # spades: the kitty has ♠6 only → not 干锅
+    assert not t.state.ganguo and t.state.phase == "bury"
+    t = deal(
+        ["5H 5H 9S 9S AS", "5S 5S 5S 5S 7D", "BJ BJ BJ BJ 5C", "RJ RJ RJ RJ 8C"],
+        "3H 4H 6H 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+    )
+    t.say("2xS", "pass", "pass", "pass", "pass")
+    s = t.state
+    assert s.ganguo and s.phase == "play" and s.turn == 1 and len(s.rest) == 8
+    assert len(s.hands[1]) == 5
+
+
+# --- tricks -----------------------------------------------------------------------------------
+
+
+def in_play(drawn: list[str], **fields: Any) -> Table:
+    """Hands in play: hearts trump, level 3, seat 0 dealing and leading."""
+    state = GAME.initial_state(GAME.config(**fields.pop("options", {})))
+    hands = tuple(cards(h) for h in drawn)
+    base = {
+        "phase": "play",
+        "hand_no": 2,
+        "hands": hands,
+        "rest": cards("3C 4C 6C 7C 8C 9C 5D TD"),
+        "dealer": 0,
+        "trump_suit": 1,
+        "level_rank": 0,
+        "turn": 0,
+        "leader": 0,
+    }
+    state = copy_with(state, GAME.start_hand(state) | base | fields)
+    return Table(state)
+
+
+def test_tricks_follow_suit_trump_and_go_to_the_highest() -> None:
+    t = in_play(["KS 4D", "9S 5S", "AD 7D", "3D 8D"])
+    t.do(Play(seat=0, cards=cards("KS")))
+    t.refuses(Play(seat=1, cards=cards("5S 9S")), "wrong_number_of_cards")
+    t.do(Play(seat=1, cards=cards("5S")))
+    t.do(Play(seat=2, cards=cards("AD")))  # void: a discard
+    events = t.do(Play(seat=3, cards=cards("3D")))  # the level 3: a trump
+    won = next(e for e in events if isinstance(e, TrickWon))
+    assert won.seat == 3 and t.state.turn == 3
+    assert t.state.points_won == (0, 0, 0, 15)  # ♠K and ♠5
+    t.refuses(Play(seat=3, cards=cards("8D 8D")), "not_in_hand")
+    t.do(Play(seat=3, cards=cards("8D")))
+    t.refuses(Play(seat=1, cards=cards("9S")), "not_your_turn")
+
+
+def test_the_dealer_leads_every_trick_with_the_literal_reading() -> None:
+    t = in_play(["KS 4D", "9S 5S", "AD 7D", "3D 8D"], options={"leader": "dealer"})
+    t.do(Play(seat=0, cards=cards("KS")))
+    for seat, card in ((1, "5S"), (2, "AD"), (3, "3D")):
+        t.do(Play(seat=seat, cards=cards(card)))
+    assert t.state.turn == 0
+
+
+def end_of_hand(points: tuple[int, ...], last: int, kitty: str, **fields: Any) -> DabangState:
+    """The state when the last trick has been taken: seat 0 dealt (side 0 defends)."""
+    t = in_play(["", "", "", ""], **fields)
+    return copy_with(
+        t.state,
+        {"points_won": points, "last_winner": last, "rest": cards(kitty), "hands": ((),) * 4},
+    )
+
+
+KITTY_20 = "5C 5D TC 3C 4C 6C 7C 8C"  # 20 points
+
+
+@pytest.mark.parametrize(
+    ("points", "last", "case", "leveling", "next_dealer"),
+    [
+        ((0, 70, 0, 80), 0, 1, 0, 2),  # 保底, under 160: the dealer side levels, keeps the deal
+        ((0, 70, 0, 80), 1, 2, None, 2),  # 抠底 under 160 (a kitty without points)
+        ((0, 100, 0, 80), 0, 3, None, 1),  # 保底 but 180: the attackers deal, no level
+        ((0, 100, 0, 80), 3, 4, 1, 1),  # 抠底 and 160+: the attackers level up and deal
+    ],
+)
+def test_the_four_cases(
+    points: tuple[int, ...], last: int, case: int, leveling: int | None, next_dealer: int
+) -> None:
+    kitty = "3C 4C 6C 7C 8C 9C 3D 4D" if case == 2 else KITTY_20
+    out = GAME.outcome(end_of_hand(points, last, kitty))
+    assert (out.case, out.leveling, out.next_dealer) == (case, leveling, next_dealer)
+
+
+def test_kitty_points_count_double_on_koudi_only() -> None:
+    """ "抠底：不论用几张牌抠底，底牌的分数都只翻两倍"."""
+    koudi = GAME.outcome(end_of_hand((0, 60, 0, 60), 1, KITTY_20))
+    assert (koudi.points, koudi.kitty_points, koudi.case) == (160, 40, 4)
+    baodi = GAME.outcome(end_of_hand((0, 60, 0, 60), 0, KITTY_20))
+    assert (baodi.points, baodi.kitty_points, baodi.case) == (120, 0, 1)
+    four = GAME.outcome(
+        end_of_hand((0, 60, 0, 60), 1, KITTY_20, options={"kitty_multiplier": "x4"})
+    )
+    assert four.points == 200
+
+
+def test_zero_and_four_hundred_end_the_match() -> None:
+    """ "抓分方得"0"分，庄家方即赢…抓分方得"400"分，抓分方即赢，本轮游戏结束"."""
+    zero = GAME.outcome(end_of_hand((100, 0, 100, 0), 0, KITTY_20))
+    assert zero.match_winner == 0 and zero.blood == 12
+    full = GAME.outcome(end_of_hand((0, 200, 0, 160), 1, KITTY_20))
+    assert full.points == 400 and full.match_winner == 1
+
+
+@pytest.mark.parametrize(
+    ("last", "points", "jokers", "winner", "blood"),
+    [
+        (0, 50, "RJ RJ RJ RJ", 0, 2 + 8),  # case 1: "庄家方保底成功，则庄家方即赢"
+        (1, 80, "RJ RJ RJ RJ", 1, 0 + 8),  # case 4: "拿够160分并扣底，则抓分方即赢"
+        (1, 30, "RJ RJ RJ RJ", None, 6),  # case 2: "扣的王作废"
+        (0, 90, "RJ RJ RJ RJ", None, 8),  # case 3: blood, no level, no end
+        (0, 50, "BJ BJ BJ BJ", 0, 2 + 4),  # four small jokers: rule 5 ends it too
+        (0, 50, "RJ BJ", None, 2 + 3),  # "1个大王为2个血…1个小王为1个血"
+    ],
+)
+def test_the_kitty_joker_cases(
+    last: int, points: int, jokers: str, winner: int | None, blood: int
+) -> None:
+    n = len(jokers.split())
+    fillers = ["3C", "4C", "6C", "7C", "8C", "9C", "3D", "4D"]
+    kitty = " ".join([jokers, *fillers[: 8 - n]])
+    state = end_of_hand((0, points, 0, points), last, kitty)
+    out = GAME.outcome(state)
+    assert (out.match_winner, out.blood) == (winner, blood)
+
+
+def test_small_jokers_do_not_end_the_match_when_the_table_says_so() -> None:
+    kitty = "BJ BJ BJ BJ 3C 4C 6C 7C"
+    state = end_of_hand((0, 50, 0, 50), 0, kitty, options={"small_jokers_end": False})
+    assert GAME.outcome(state).match_winner is None
+
+
+def test_ganguo_jokers_give_no_blood() -> None:
+    """ "底牌中的王不追加升级也不算血"."""
+    state = end_of_hand((0, 50, 0, 50), 0, "RJ RJ 3C 4C 6C 7C 8C 9C", ganguo=True)
+    assert GAME.outcome(state).blood == 2
+
+
+def test_levels_go_up_by_one_stop_at_ten_and_the_dealer_side_passing_ten_wins() -> None:
+    """ "打过10就结束一轮，再从3打起，逢3必打,逢10必打"."""
+    up = end_of_hand((0, 50, 0, 50), 0, KITTY_20, levels=(6, 9))
+    assert GAME.hand_scored(up, GAME.score(up))["levels"] == (7, 9)
+    attackers_at_ten = end_of_hand((0, 100, 0, 80), 1, KITTY_20, levels=(6, 10))
+    changes = GAME.hand_scored(attackers_at_ten, GAME.score(attackers_at_ten))
+    assert (
+        changes["levels"] == (6, 10) and changes["match_winner"] is None and changes["dealer"] == 1
+    )
+    past = end_of_hand((0, 50, 0, 50), 0, KITTY_20, levels=(10, 4))
+    ended = GAME.score(past)
+    assert GAME.outcome(past).match_winner == 0
+    assert {(r.reason, r.seat) for r in ended.results} >= {("match_won", 0), ("match_won", 2)}
+    assert ended.scores == (1, -1, 1, -1)
+
+
+# --- whole matches --------------------------------------------------------------------------------
+
+
+def bot(state: Any, seat: int, moves: list[Any]) -> Any:
+    return GAME.bot_choice(state, seat, moves)
+
+
+def test_a_whole_match_from_three_past_ten() -> None:
+    config = GAME.config()
+    end, events = play_game(config, "dabang-match-1", bot)
+    assert isinstance(end, DabangState)
+    state = end
+    ends = [e for e in events if isinstance(e, HandEnded)]
+    assert state.phase == "over" and state.match_winner is not None
+    levels: list[tuple[int, ...]] = [(3, 3)]
+    replayed = GAME.initial_state(config)
+    for event in events:
+        replayed = GAME.evolve(replayed, event)
+        if isinstance(event, HandEnded):
+            levels.append(replayed.levels)
+    for before, after in itertools.pairwise(levels):  # one level at a time, never above 10
+        assert all(0 <= b - a <= 1 for a, b in zip(before, after, strict=True)) and max(after) <= 10
+    last = ends[-1]
+    winner = state.match_winner
+    assert {(r.reason, r.seat) for r in last.results} >= {("match_won", winner)}
+    assert levels[-1][winner] == 10 and sum(state.totals) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_legal_matches_keep_every_invariant(seed: int) -> None:
+    """216 cards conserved (copies counted), no view shows a hand or the buried kitty, replay
+    rebuilds the state — over matches of two hands with every view checked."""
+    summary = checked_random_game("dabang", None, seed, None, hands=2, every=1)
+    assert summary["decisions"] > 100
+
+
+def test_a_random_full_match_ends_and_conserves_the_cards() -> None:
+    config = GAME.config()
+    rng = random.Random(5)
+
+    def choose(state: Any, seat: int, moves: list[Any]) -> Any:
+        check_cards_conserved(state)
+        return rng.choice(moves)
+
+    end, events = play_game(config, "full", choose)
+    assert isinstance(end, DabangState)
+    assert end.phase == "over" and end.match_winner is not None
+    for event in events:
+        assert decode(json.loads(json.dumps(encode(event)))) == event
+
+
+def test_no_view_shows_the_buried_kitty_before_it_is_shown() -> None:
+    t = at_bury()
+    t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D 4S")))
+    assert GAME.view(t.state, 0)["buried"] == [
+        "3H",
+        "4S",
+        "4H",
+        "6D",
+        "6D",
+        "7C",
+        "8D",
+        "9D",
+    ]  # his own
+    for seat in (None, 1, 2, 3):
+        view = GAME.view(t.state, seat)
+        assert view["kitty"] == [] and view["buried"] is None
+        assert "3H" not in json.dumps({k: v for k, v in view.items() if k != "hand"})
+
+
+def test_a_seat_rebuilt_from_its_view_has_the_same_moves() -> None:
+    config = GAME.config()
+    rng = random.Random(2)
+    checked = 0
+
+    def choose(state: Any, seat: int, moves: list[Any]) -> Any:
+        nonlocal checked
+        mine: Any
+        if checked < 200 and rng.random() < 0.3:
+            view = json.loads(json.dumps(GAME.view(state, seat)))
+            mine = client.state_from_view(config, view)
+            assert GAME.legal_moves(mine, seat) == moves
+            assert GAME.view(mine, seat) == view
+            checked += 1
+        return rng.choice(moves)
+
+    play_game(dataclasses.replace(config), "client", choose)
+    assert checked > 50
+
+
+def test_bots_follow_suit_and_bury_low_side_cards() -> None:
+    t = at_bury()
+    move = GAME.bot_choice(t.state, 0, GAME.legal_moves(t.state, 0))
+    assert isinstance(move, Play) and len(move.cards) == 8
+    assert set(cards("4H 6D 7C 8D 9D")) <= set(move.cards)  # the side suits' low cards
+    assert not any(c >= SMALL_JOKER for c in move.cards)
+    rng = random.Random(0)
+    state, _ = play_game(GAME.config(hands=1), "bots", random_chooser(rng))
+    assert state.phase == "over"
+
+
+def test_a_hand_is_shown_grouped_by_trumps_then_suits() -> None:
+    """The browser's order (``SeatClient.order``): trumps strongest first, then each side suit."""
+    t = in_play(["RJ 3S 2H 2C AH 4H KS 9S AD 5C", "", "", ""])
+    seat = client.SeatClient(json.dumps(t.state.config.to_dict()))
+    seat.update(json.dumps(GAME.view(t.state, 0)))
+    shown = json.loads(seat.order(json.dumps(format_cards(t.state.hands[0]).split())))
+    assert shown == ["RJ", "3S", "2H", "2C", "AH", "4H", "KS", "9S", "5C", "AD"]
+
+
+def test_bots_win_an_opponent_s_trick_cheaply_feed_a_partner_and_shed_low() -> None:
+    t = in_play(["9S AS 8D", "AS QS 4S", "KS 6S 7D", "KS 6S 9D"])
+    t.do(Play(seat=0, cards=cards("9S")))
+    move = GAME.bot_choice(t.state, 1, GAME.legal_moves(t.state, 1))
+    assert move == Play(seat=1, cards=cards("QS"))  # the cheapest card that wins
+    t = in_play(["AS 8D", "4S 9D", "KS 6S", "KS 6S"])
+    t.do(Play(seat=0, cards=cards("AS")))
+    t.do(Play(seat=1, cards=cards("4S")))
+    move = GAME.bot_choice(t.state, 2, GAME.legal_moves(t.state, 2))
+    assert move == Play(seat=2, cards=cards("KS"))  # the partner is on top: ten points for him
+    t.do(move)
+    move = GAME.bot_choice(t.state, 3, GAME.legal_moves(t.state, 3))
+    assert move == Play(seat=3, cards=cards("6S"))  # no winning card: the low one, no points given
