@@ -190,3 +190,17 @@ def create_in_lobby(page: Any, game: str, variant: str, players: int = 4) -> str
     page.click("#create-submit")
     page.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
     return str(page.url.rsplit("/", 1)[1])
+
+
+def sit_as(page: Any, stack: Stack, table: str, seat: int, token: str) -> None:
+    """Open the table in ``page`` as ``seat``, with that seat's token in the page's storage as if
+    this browser had joined it (a seat joined through the API, for test set-up)."""
+    page.evaluate(
+        """([table, seat, token]) => {
+            const all = JSON.parse(localStorage.getItem("paiju.seats") || "{}");
+            all[table] = { seat, token, at: Date.now() };
+            localStorage.setItem("paiju.seats", JSON.stringify(all));
+        }""",
+        [table, seat, token],
+    )
+    page.goto(f"{stack.url}#/table/{table}")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers, Watch
-from e2e.stack import Stack, create_in_lobby, open_lobby, wait_until
+from e2e.stack import Stack, create_in_lobby, open_lobby, sit_as, wait_until
 from e2e.test_play import (
     Played,
     after_move,
@@ -115,15 +115,7 @@ def table_where_i_deal(stack: Stack, page: Any, attempts: int = 60) -> str:
         stack.api(f"/api/tables/{table}/bots", {})
         view = dealt_view(stack, table)
         if view["phase"] == "bid" and view["dealer"] == 0:
-            page.evaluate(
-                """([table, token]) => {
-                    const all = JSON.parse(localStorage.getItem("paiju.seats") || "{}");
-                    all[table] = { seat: 0, token, at: Date.now() };
-                    localStorage.setItem("paiju.seats", JSON.stringify(all));
-                }""",
-                [table, joined["token"]],
-            )
-            page.goto(f"{stack.url}#/table/{table}")
+            sit_as(page, stack, table, 0, joined["token"])
             page.wait_for_function(f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'")
             return str(table)
     raise AssertionError(f"no deal in {attempts} gave seat 0 the ♠7")

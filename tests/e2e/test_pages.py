@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
@@ -14,7 +15,12 @@ from paiju import api
 from paiju.client import display_order
 
 
-def test_each_game_has_its_full_rules_page(browsers: Browsers, stack: Stack) -> None:
+def test_each_game_has_its_rules_page_for_players(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    """Each game's page is its players' guide (web-client/guide) in the page's language, its card
+    groups drawn as cards; the developers' notes are a link away; from a table, the page says the
+    table's own house rules."""
     page, _ = browsers.page(WIDTHS["phone"])
     games: list[dict[str, Any]] = stack.api("/api/games")
     page.goto(stack.url)
@@ -24,11 +30,29 @@ def test_each_game_has_its_full_rules_page(browsers: Browsers, stack: Stack) -> 
         assert game["name_zh"] in page.inner_text(".rules-page h1")
         for variant in game["variants"]:
             assert variant["name_zh"] in page.inner_text(".variants")
-    # an in-page link scrolls within the document; the route stays the rules page
-    anchors = page.locator(".rules-doc a[data-anchor]")
-    if anchors.count():
-        anchors.first.click()
-        assert "#/rules/" in page.url
+        assert "计分" in page.inner_text(".rules-doc")  # the guide's sections, in Chinese
+        pictures = page.locator(".rules-doc .card-pics .card")
+        assert pictures.count() > 0 and "{{" not in page.inner_text(".rules-doc")
+    page.screenshot(path=str(artifacts / "rules-guide-390.png"), full_page=False)
+    # in English, the English guide; the notes for developers are a link away
+    page.click("#lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function("document.querySelector('.rules-doc')?.textContent.includes('Scoring')")
+    page.click("#rules-other")
+    page.wait_for_function("location.hash.includes('notes=1')")
+    page.wait_for_function(
+        "document.querySelector('.rules-doc')?.textContent.includes('as implemented')"
+    )
+    page.click("#lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+    # from a table with a house rule: the page names the table's rules
+    table = stack.api(
+        "/api/tables", {"game": "guanpai", "variant": "boke", "options": {"hands": 3}}
+    )
+    page.goto(f"{stack.url}#/rules/guanpai?table={table['id']}")
+    page.wait_for_selector("#table-house-rules")
+    assert "3" in page.inner_text("#table-house-rules")
+    assert page.get_attribute(".rules-page a.back", "href") == f"#/table/{table['id']}"
 
 
 def test_the_lobby_speaks_english_on_request(browsers: Browsers, stack: Stack) -> None:

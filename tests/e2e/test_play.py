@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,7 @@ import pytest
 from e2e.conftest import WIDTHS, Browsers, Watch
 from e2e.stack import Stack
 from paiju import api
-from paiju.cards import card_codes
+from paiju.cards import card_codes, card_name, card_names, parse_card, parse_cards
 from paiju.protocol import decode
 from paiju.registry import get_game
 from paiju.table import TableState
@@ -171,8 +172,9 @@ def server_refusal(page: Any, record: Played) -> None:
     )
     page.wait_for_selector("#reason[data-code='not_in_hand']")
     page.wait_for_selector("#toast:not([hidden])")
+    shown = card_name(parse_card(missing), "zh")  # the refusal names the card as a player reads it
     page.wait_for_function(
-        f"document.querySelector('#reason').textContent.includes('{missing[0]}')"
+        f"document.querySelector('#reason').textContent.includes({json.dumps(shown)})"
     )
 
     def sent_index() -> int | None:
@@ -328,11 +330,10 @@ def test_an_illegal_selection_is_refused_in_the_worker_and_nothing_is_sent(playe
     assert illegal["play_disabled"] and illegal["play_disabled_after"]
     assert illegal["code"] == "invalid_combination"
     assert CJK.search(illegal["reason_zh"]), illegal["reason_zh"]
-    assert "Not a valid combination" in illegal["reason_en"]
-    for card in illegal["cards"]:
-        rank = card[0]
-        shown = "10" if rank == "T" else rank
-        assert shown in illegal["reason_en"]
+    # the refusal names the cards as players read them (♠10 / 10♠), never by their codes
+    cards = parse_cards(illegal["cards"])
+    assert illegal["reason_zh"].endswith(card_names(cards, "zh")), illegal["reason_zh"]
+    assert illegal["reason_en"] == f"Not a valid combination: {card_names(cards, 'en')}"
     assert illegal["frames_sent"] == []
     # the moves that were played did go out as command frames: one per turn, and the one sent
     # unchecked on purpose (test_a_server_refusal_is_shown_and_the_view_resynchronises)
@@ -370,11 +371,13 @@ def spectator_frames_checked(
 ) -> list[tuple[dict[str, Any], TableState]]:
     """A spectator's state frames against the table's true state at each frame's event (the
     finished table's log, replayed once): no frame shows a seat's hand, and while a hand is
-    dealt and in play none shows a card still held, but for cards the game names in public
-    (板子炮's called card). Returns those frames, each with its true state."""
+    dealt and in play none shows a card of which every copy is still held, but for cards the game
+    names in public (板子炮's called card). (With two decks a card shown may be the played copy of
+    one whose twin is held: copies are counted.) Returns those frames, each with its true state."""
     log = stack.api(f"/api/tables/{table}/log")
     config = api.config_from_dict(log["header"]["config"])
     game = get_game(config.game)
+    copies = Counter(card_codes(game.pack(config)))
     states = [api.initial_state(config)]
     for event in log["events"]:
         states.append(api.evolve(states[-1], decode(event)))
@@ -386,7 +389,8 @@ def spectator_frames_checked(
             continue  # the hand is over: every hand is public
         assert view["hands"] is None
         truth = states[frame["index"]]
-        held = {code for hand in truth.hands for code in card_codes(hand)}
+        held_copies = Counter(code for hand in truth.hands for code in card_codes(hand))
+        held = {code for code, n in held_copies.items() if n == copies[code]}
         shown = set(card_strings(frame)) - set(card_codes(game.named_cards(truth)))
         assert not (shown & held), f"hidden cards {shown & held} at event {frame['index']}"
         checked.append((frame, truth))
@@ -394,12 +398,15 @@ def spectator_frames_checked(
 
 
 def card_strings(value: Any) -> Iterator[str]:
+    """Every card code in a frame, but for what a wildcard stood for (``stands_for``: a card
+    named, not a card shown)."""
     if isinstance(value, str):
         if CARD.match(value):
             yield value
     elif isinstance(value, dict):
-        for v in value.values():
-            yield from card_strings(v)
+        for k, v in value.items():
+            if k != "stands_for":
+                yield from card_strings(v)
     elif isinstance(value, list):
         for v in value:
             yield from card_strings(v)

@@ -65,7 +65,8 @@ export function positions(players, bottom) {
 
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined) return "";
-  const name = ctx.names?.[seat] || t("seatN", { n: seat + 1 });
+  // a bot is named in the page's language (the server names it in both)
+  const name = ctx.kinds?.[seat] === "bot" ? t("botName", { n: seat + 1 }) : ctx.names?.[seat] || t("seatN", { n: seat + 1 });
   if (seat !== ctx.me) return name;
   return getLang() === "zh" ? `${name}（${t("you")}）` : `${name} (${t("you")})`;
 }
@@ -139,7 +140,9 @@ function roleBadges(ctx, seat) {
   }
   for (const [key, holder] of Object.entries(words.card_holders ?? {})) {
     const card = view[key];
-    if (seat === ctx.me && card && view[holder.role] === null && (view.hand ?? []).includes(card)) {
+    const publicRole = (holder.unless ?? []).some((role) => view[role] === seat);
+    const voided = (holder.void_when ?? []).some((key) => view[key] !== null && view[key] !== undefined);
+    if (seat === ctx.me && card && view[holder.role] === null && !publicRole && !voided && (view.hand ?? []).includes(card)) {
       out.push(h("span.badge.role.secret", { dataset: { role: `${holder.role}-secret` } }, pick(holder.badge)));
     }
   }
@@ -166,8 +169,6 @@ function seatBox(ctx, seat, position, extras) {
   if (view.phase === "play" && count === 1) badges.push(h("span.badge.alert", null, t("announceOne")));
   else if (view.phase === "play" && count === 2) badges.push(h("span.badge.warn", null, t("announceTwo")));
   if (outPlace >= 0) badges.push(h("span.badge.good", null, t("outPlace", { n: outPlace + 1 })));
-  const name = ctx.names?.[seat] ?? "";
-  if (kind === "bot" && !/机器人|bot/i.test(name)) badges.push(h("span.badge.bot", null, t("bot")));
   const trick = view.actions?.[seat];
   const current = trick !== null && trick !== undefined;
   const action = current ? trick : ctx.memory?.last?.[seat];
@@ -261,7 +262,7 @@ function announcementsOf(ctx, extras) {
     if (view[key]) out.push(h("li", { dataset: { key } }, fill(pick(template), { card: cardText(view[key]) })));
   }
   for (const [key, name] of Object.entries(words.seat_facts ?? {})) {
-    if (typeof view[key] === "number") out.push(h("li", { dataset: { key } }, `${pick(name, key)}：${seatName(ctx, view[key])}`));
+    if (typeof view[key] === "number") out.push(h("li", { dataset: { key } }, `${pick(name, key)}${t("colon")}${seatName(ctx, view[key])}`));
   }
   for (const [key, name] of Object.entries(words.lines ?? {})) {
     // one line per payee and reason: every payer's share summed
@@ -278,7 +279,7 @@ function announcementsOf(ctx, extras) {
     }
   }
   for (const [key, value] of extras.facts) {
-    out.push(h("li", { dataset: { key } }, `${keyName(words, key)}：${valueName(words, key, value)}`));
+    out.push(h("li", { dataset: { key } }, `${keyName(words, key)}${t("colon")}${valueName(words, key, value)}`));
   }
   return out;
 }
@@ -304,8 +305,8 @@ function groupLines(ctx) {
 }
 
 /** The whole board into `el`. `ctx`: {view, words, config, me, bottom, names, kinds, openHands,
- * memory, turnSince, mySlot} — words are the game's (words.js), mySlot is the live table's own
- * hand and controls. */
+ * memory, turnSince, mySlot, bigKinds} — words are the game's (words.js), mySlot is the live
+ * table's own hand and controls, bigKinds the combination kinds seen beating another kind. */
 export function renderBoard(el, ctx) {
   const view = ctx.view;
   const n = view.players;
@@ -329,15 +330,31 @@ export function renderBoard(el, ctx) {
         "div.center",
         null,
         h("p.center-message#center-message", null, centerMessage(ctx)),
-        lead ? cardRow(lead.cards, "center-lead") : null,
+        lead ? leadRow(ctx, lead) : null,
         lead
-          ? h("p.lead-info", null, `${seatName(ctx, lead.seat)} · ${kindName(ctx.words ?? {}, lead.kind)} · ${lead.cards.map(cardText).join(" ")}`)
+          ? h(
+              "p.lead-info",
+              { dataset: { big: ctx.bigKinds?.has(lead.kind) ? "1" : "" } },
+              `${seatName(ctx, lead.seat)} · `,
+              h("span.lead-kind-name", null, kindName(ctx.words ?? {}, lead.kind)),
+              ` · ${lead.cards.map(cardText).join(" ")}`,
+            )
           : null,
         announcements.length ? h("ul.announcements", null, announcements) : null,
       ),
       ctx.me !== null && ctx.me !== undefined && ctx.mySlot ? mySeat(ctx, extras) : null,
     ),
   );
+}
+
+/** The play on top of the trick, in the centre; a big play (a kind the engine let beat a play of
+ * another kind, as `ctx.bigKinds` learnt it) is marked. */
+function leadRow(ctx, lead) {
+  const row = cardRow(lead.cards, "center-lead");
+  row.dataset.seat = String(lead.seat);
+  row.dataset.kind = lead.kind ?? "";
+  row.dataset.big = ctx.bigKinds?.has(lead.kind) ? "1" : "";
+  return row;
 }
 
 function mySeat(ctx, extras) {

@@ -5,6 +5,8 @@
 // index (rank over suit) in the top-left corner is large, the centre carries one big suit, and
 // court cards get a framed panel with their letter.
 
+import { getLang } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const RED = "#c4262e";
 const BLACK = "#1b1d21";
@@ -42,10 +44,16 @@ export function rankLabel(code) {
   return RANK_LABEL[c.rank] ?? c.rank;
 }
 
-/** A short text form: "♠10", "♥A", "大王" (for messages and screen readers). */
+/** A card code: rank then suit, or a joker. */
+export const CARD_CODE = /^(?:[3-9TJQKA2][SHCD]|BJ|RJ)$/;
+
+/** A short text form as a player reads it, as the engine names cards: "♠10", "大王" in Chinese,
+ * "10♠", "Big Joker" in English (for messages and screen readers). */
 export function cardText(code) {
   const c = parseCode(code);
-  return c.joker ? rankLabel(code) : SUIT_SYMBOL[c.suit] + rankLabel(code);
+  const en = getLang() === "en";
+  if (c.joker) return en ? (c.big ? "Big Joker" : "Small Joker") : rankLabel(code);
+  return en ? rankLabel(code) + SUIT_SYMBOL[c.suit] : SUIT_SYMBOL[c.suit] + rankLabel(code);
 }
 
 /** The <svg> sprite with one <symbol> per suit; put once in the document. */

@@ -5,3 +5,4 @@
 export const PYODIDE_URL = "/pyodide/";
 export const ENGINE_WHEEL = "/wheels/paiju-0.1.0-py3-none-any.whl";
 export const RULES_URL = "/rules/"; // docs/rules/<game>.md (web-client/rules links to docs/rules)
+export const GUIDE_URL = "/guide/"; // web-client/guide/<game>.<lang>.md: the players' rules pages

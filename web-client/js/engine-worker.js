@@ -4,7 +4,9 @@
 // Protocol (every request carries an `id`; every reply echoes it):
 //   main → worker  {id, op: "init", pyodide, wheel}          → {id, ok, result: {python, timings}}
 //                  {id, op: "seat", key, config}             a SeatClient for one table/seat
-//                  {id, op: "view", key, view}               → {seat, turn, moves}
+//                  {id, op: "view", key, view}               → {seat, turn, moves, tracker}
+//                                                            tracker: the seat's 记牌器 counts
+//                                                            (paiju.tracker, from its views)
 //                  {id, op: "check", key, cards, reading}    cards: ["3S", …] or null (a pass);
 //                                                            reading: {kind, stands_for} or null
 //                                                            → {ok, error?, readings?, command?, us}
@@ -18,8 +20,10 @@
 
 let pyodide = null;
 let clientModule = null;
+let trackerModule = null;
 let ready = null; // the promise of init
 const seats = new Map(); // key → SeatClient (a PyProxy)
+const trackers = new Map(); // key → TrackerClient (a PyProxy): the seat's card counter
 
 function status(stage, detail = null) {
   self.postMessage({ type: "status", stage, detail });
@@ -45,6 +49,7 @@ async function init({ pyodide: indexURL, wheel }) {
   const t2 = performance.now();
   pyodide.runPython("import importlib; importlib.invalidate_caches()");
   clientModule = pyodide.pyimport("paiju.client");
+  trackerModule = pyodide.pyimport("paiju.tracker");
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   const t3 = performance.now();
   const timings = { pyodide: t1 - t0, wheel: t2 - t1, import: t3 - t2, total: t3 - t0 };
@@ -62,10 +67,17 @@ const OPS = {
   seat({ key, config }) {
     seats.get(key)?.destroy();
     seats.set(key, clientModule.SeatClient(JSON.stringify(config)));
+    trackers.get(key)?.destroy();
+    trackers.set(key, trackerModule.TrackerClient(JSON.stringify(config)));
     return true;
   },
   view({ key, view }) {
-    return JSON.parse(seatClient(key).update(JSON.stringify(view)));
+    const text = JSON.stringify(view);
+    const out = JSON.parse(seatClient(key).update(text));
+    // every view of the seat, in order, goes to its counter: it counts the plays it sees
+    const tracker = trackers.get(key);
+    out.tracker = tracker ? JSON.parse(tracker.update(text)) : null;
+    return out;
   },
   check({ key, cards, reading }) {
     const t0 = performance.now();
@@ -85,6 +97,8 @@ const OPS = {
   drop({ key }) {
     seats.get(key)?.destroy();
     seats.delete(key);
+    trackers.get(key)?.destroy();
+    trackers.delete(key);
     return true;
   },
 };

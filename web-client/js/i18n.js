@@ -19,7 +19,11 @@ const STRINGS = {
   games: ["游戏", "Games"],
   region: ["地区", "Region"],
   playersN: ["{n} 人", "{n} players"],
-  rules: ["完整规则", "Full rules"],
+  rules: ["规则", "Rules"],
+  rulesNotes: ["开发者的实现说明（含每条规则的出处与取舍）", "Implementation notes for developers (each rule's source and every choice)"],
+  rulesForPlayers: ["玩家规则", "Rules for players"],
+  houseRulesDefault: ["本桌按默认规则", "This table plays the defaults"],
+  backToTable: ["返回牌桌", "Back to the table"],
   newTable: ["开一桌", "New table"],
   game: ["游戏", "Game"],
   variant: ["规则", "Rules"],
@@ -133,6 +137,21 @@ const STRINGS = {
   variants: ["规则变体", "Variants"],
   loading: ["载入中…", "Loading…"],
   errorPrefix: ["出错了：", "Error: "],
+  // why a control is disabled (the engine's reason, when it gives one)
+  passWhy: ["不能不要：{reason}", "You cannot pass: {reason}"],
+  notYourTurnWhy: ["还没轮到你：等待 {name}", "Not your turn yet: waiting for {name}"],
+  waitSending: ["等待服务器确认上一步", "Waiting for the server to confirm your move"],
+  // sound and the card counter
+  mute: ["关闭声音", "Mute"],
+  unmute: ["打开声音", "Sound on"],
+  tracker: ["记牌器", "Card counter"],
+  trackerTitle: ["记牌器：未出且不在你手中的牌", "Card counter: cards neither in your hand nor played"],
+  trackerPartial: [
+    "中途加入，本局已出的牌没看全，下一局起准确",
+    "Joined mid-hand: earlier plays were not seen; exact from the next hand",
+  ],
+  botName: ["机器人 {n}", "Bot {n}"],
+  colon: ["：", ": "],
 };
 
 let lang = localStorage.getItem("paiju.lang") === "en" ? "en" : "zh";

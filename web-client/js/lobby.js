@@ -2,6 +2,7 @@
 // the finished games to replay. Lists refresh every few seconds while the lobby is open.
 
 import * as api from "./api.js";
+import { CARD_CODE, cardText } from "./cards.js";
 import { $, clear, h } from "./dom.js";
 import { both, getLang, t } from "./i18n.js";
 import { timeAgo, toast } from "./ui.js";
@@ -142,7 +143,7 @@ export function mountLobby(root) {
       h(
         "section.hero",
         null,
-        h("h1", null, t("appName"), h("span.hero-en", null, getLang() === "zh" ? "Paiju" : "牌局")),
+        h("h1", null, t("appName"), getLang() === "zh" ? h("span.hero-en", null, "Paiju") : null),
         h("p", null, t("tagline")),
       ),
       h(
@@ -294,11 +295,11 @@ export function mountLobby(root) {
     return h(
       "ul.seat-chips",
       null,
-      tbl.seats.map((s) =>
+      tbl.seats.map((s, i) =>
         h(
           `li.${s.kind}`,
           null,
-          s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? `${s.name ?? t("bot")}` : (s.name ?? "?"),
+          s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? t("botName", { n: (s.seat ?? i) + 1 }) : (s.name ?? "?"),
         ),
       ),
     );
@@ -362,7 +363,7 @@ export function mountLobby(root) {
                   "ul.seat-chips",
                   null,
                   tbl.seats.map((s, i) =>
-                    h(`li.${s.kind}`, null, `${s.name ?? t("seatN", { n: i + 1 })} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
+                    h(`li.${s.kind}`, null, `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
                   ),
                 ),
               ),
@@ -392,4 +393,27 @@ export function mountLobby(root) {
     },
     rerender: render,
   };
+}
+
+/** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */
+export function houseRulesText(variant, options) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const changed = (variant?.options ?? []).filter((o) => options && o.name in options && !same(options[o.name], o.default));
+  if (changed.length === 0) return "";
+  const colon = getLang() === "zh" ? "：" : ": ";
+  const words = changed.map((o) => {
+    if (o.kind === "choice") return both(o.choices.find((c) => c.value === options[o.name]) ?? { zh: options[o.name], en: options[o.name] });
+    if (o.kind === "bool") return options[o.name] ? both(o) : `${both(o)}${colon}${t("optionOff")}`;
+    if (o.kind === "list") {
+      const preset = (o.presets ?? []).find((p) => same(p.value, options[o.name]));
+      return `${both(o)}${colon}${preset ? both(preset) : options[o.name].map(itemText).join(" ")}`;
+    }
+    return `${both(o)}${colon}${options[o.name]}`;
+  });
+  return t("houseRulesLine", { rules: words.join(getLang() === "zh" ? "；" : "; ") });
+}
+
+/** A list option's item as the page writes it: a card code by its name (♠A / A♠), else as is. */
+function itemText(value) {
+  return typeof value === "string" && CARD_CODE.test(value) ? cardText(value) : String(value);
 }

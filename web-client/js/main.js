@@ -9,6 +9,7 @@
 // Hash routes need nothing from the server but index.html, so every link works offline from
 // the running gateway, and a shared replay link opens at its step.
 
+import { isMuted, onMute, setMuted } from "./audio.js";
 import { suitSprite } from "./cards.js";
 import { $ } from "./dom.js";
 import { engine, onEngine, startEngine } from "./engine.js";
@@ -64,7 +65,24 @@ function renderChrome() {
   const button = $("#lang-switch");
   button.textContent = t("langSwitch");
   button.title = t("langSwitchTitle");
+  // the switch names the other language in that language (and is marked so)
+  button.lang = getLang() === "zh" ? "en" : "zh-CN";
+  document.querySelector(".brand")?.setAttribute("aria-label", t("appName"));
+  document.querySelector(".seal")?.setAttribute("lang", "zh-CN");
   renderEngine(engine);
+  renderMute();
+}
+
+function renderMute() {
+  const button = $("#mute-switch");
+  const muted = isMuted();
+  // a speaker drawn in SVG (no emoji font needed), with waves or a cross
+  const waves = muted ? '<path d="M15 9l6 6M21 9l-6 6"/>' : '<path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13"/>';
+  button.innerHTML = `<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true"><path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>${waves}</svg>`;
+  button.setAttribute("aria-pressed", muted ? "true" : "false");
+  button.setAttribute("aria-label", muted ? t("unmute") : t("mute"));
+  button.title = muted ? t("unmute") : t("mute");
+  button.dataset.muted = muted ? "1" : "";
 }
 
 function renderEngine(state) {
@@ -85,6 +103,8 @@ function renderEngine(state) {
 function boot() {
   document.body.prepend(suitSprite());
   $("#lang-switch").addEventListener("click", () => setLang(getLang() === "zh" ? "en" : "zh"));
+  $("#mute-switch").addEventListener("click", () => setMuted(!isMuted()));
+  onMute(renderMute);
   onLang(() => {
     renderChrome();
     current?.rerender?.();

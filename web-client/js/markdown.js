@@ -1,6 +1,8 @@
-// A small Markdown renderer for the rules documents (docs/rules/*.md): headings, paragraphs,
-// nested lists, tables, blockquotes, fenced code, inline code, bold, italics and links. Text is
-// escaped first; links are kept only for http(s), relative and in-page targets.
+// A small Markdown renderer for the rules documents (docs/rules/*.md) and the players' guides
+// (web-client/guide/*.md): headings, paragraphs, nested lists, tables, blockquotes, fenced code,
+// inline code, bold, italics, links, and card groups written {{3C 3D RJ}} (left as a span that
+// cardPictures draws). Text is escaped first; links are kept only for http(s), relative and
+// in-page targets.
 
 const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
@@ -11,6 +13,8 @@ function inline(text) {
     return `\u0000${codes.length - 1}\u0000`;
   });
   out = out
+    // {{3C 3D RJ}}: a group of cards, drawn as pictures by the page (cardPictures)
+    .replace(/\{\{((?:[3-9TJQKA2][SHCD]|BJ|RJ)(?: (?:[3-9TJQKA2][SHCD]|BJ|RJ))*)\}\}/g, '<span class="card-pics" data-cards="$1">$1</span>')
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
     .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
     .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label, href) => {

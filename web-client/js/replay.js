@@ -71,6 +71,9 @@ export function mountReplay(root, tableId, query) {
   const playBtn = btn("replay-play", t("playPause"), togglePlay);
   const fwdBtn = btn("replay-forward", t("forward"), () => go(s.step + 1));
   const lastBtn = btn("replay-last", t("end"), () => go(s.steps.length - 1));
+  const speedLabel = h("span", null, t("speed"));
+  const backLink = h("a.back", { href: "#/" }, `← ${t("backToLobby")}`);
+  const logTitle = h("h2", null, t("log"));
   const speedSelect = h(
     "select#replay-speed",
     { "aria-label": t("speed"), on: { change: (e) => setSpeed(Number(e.target.value)) } },
@@ -83,15 +86,15 @@ export function mountReplay(root, tableId, query) {
     null,
     h("div.transport", null, firstBtn, backBtn, playBtn, fwdBtn, lastBtn),
     h("div.timeline", null, slider, stepLabel),
-    h("div.replay-options", null, h("label.speed", null, h("span", null, t("speed")), speedSelect), copyBtn),
+    h("div.replay-options", null, h("label.speed", null, speedLabel, speedSelect), copyBtn),
   );
   const page = h(
     "div.table-page.replay-page",
     { dataset: { table: tableId, mode: "replay" } },
-    h("div.table-head", null, h("a.back", { href: "#/" }, `← ${t("backToLobby")}`), h("div.table-heading", null, title, sub)),
+    h("div.table-head", null, backLink, h("div.table-heading", null, title, sub)),
     controls,
     eventLabel,
-    h("div.replay-body", null, h("div.replay-main", null, boardHost, sheetHost), h("aside.replay-log", null, h("h2", null, t("log")), logList)),
+    h("div.replay-body", null, h("div.replay-main", null, boardHost, sheetHost), h("aside.replay-log", null, logTitle, logList)),
   );
   root.append(page);
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -154,7 +157,7 @@ export function mountReplay(root, tableId, query) {
     sub.textContent = [
       `${t("table")} ${tableId.slice(0, 8)}`,
       t("allHandsOpen"),
-      s.log?.deals?.length ? `${t("deals")}：${dealsOk ? t("dealVerified") : s.log.deals.map((d) => d.status).join(", ")}` : "",
+      s.log?.deals?.length ? `${t("deals")}${t("colon")}${dealsOk ? t("dealVerified") : s.log.deals.map((d) => d.status).join(", ")}` : "",
     ]
       .filter(Boolean)
       .join(" · ");
@@ -265,6 +268,15 @@ export function mountReplay(root, tableId, query) {
       document.removeEventListener("keydown", onKey);
     },
     rerender() {
+      // the page's fixed words, in the language just chosen
+      backLink.textContent = `← ${t("backToLobby")}`;
+      speedLabel.textContent = t("speed");
+      speedSelect.setAttribute("aria-label", t("speed"));
+      logTitle.textContent = t("log");
+      for (const [button, key] of [[firstBtn, "start"], [backBtn, "back"], [fwdBtn, "forward"], [lastBtn, "end"]]) {
+        button.title = t(key);
+        button.setAttribute("aria-label", t(key));
+      }
       renderLog();
       render();
     },

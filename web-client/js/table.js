@@ -14,16 +14,18 @@
 // `send` as a play.
 
 import * as api from "./api.js";
+import { sound } from "./audio.js";
 import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
-import { catalog, gameName, variantName, variantOf } from "./lobby.js";
+import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, wordsOf } from "./words.js";
 
-const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
+const RETRY = new Set(["unavailable", "conflict"]);
+const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32) // docs/services.md: resend with the same id
 let commandCounter = 0;
 function commandId() {
   commandCounter += 1;
@@ -143,6 +145,10 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     settled: true,
     sentFrame: null, // the pending command's frame, for a retry with the same id
     retries: 0,
+    bigKinds: new Set(), // combination kinds seen beating a play of another kind: the big plays
+    tracker: null, // the 记牌器's counts from the engine worker (paiju.tracker)
+    trackerOn: localStorage.getItem("paiju.tracker") === "1",
+    flying: null, // the play that just came, to move from its seat to the centre: {seat}
   };
   let seatEngine = null;
   let queue = Promise.resolve();
@@ -153,10 +159,11 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   const title = h("h1.table-title");
   const sub = h("p.table-sub");
   const conn = h("span.conn", { role: "status" });
+  const backLink = h("a.back", { href: "#/" }, `← ${t("backToLobby")}`);
   const head = h(
     "div.table-head",
     null,
-    h("a.back", { href: "#/" }, `← ${t("backToLobby")}`),
+    backLink,
     h("div.table-heading", null, title, sub),
     conn,
   );
@@ -174,11 +181,30 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   const clearBtn = h("button.button.ghost#clear", { type: "button", disabled: true }, t("clear"));
   const sortBtn = h("button.button.ghost.small#sort", { type: "button" });
   const reasonEl = h("p.reason#reason", { role: "status", "aria-live": "polite" });
+  // why a button is disabled, in words (a tooltip alone says nothing on a phone)
+  const whyEl = h("p.why#why", { hidden: true });
+  const trackerBtn = h("button.button.ghost.small#tracker-toggle", { type: "button", "aria-pressed": "false" });
+  const trackerEl = h("div.tracker#tracker", { hidden: true, role: "group" });
   // a selection the game lets the player read several ways: one button per reading
   const readingsEl = h("div.readings#readings", { hidden: true, role: "group" });
   const controls = h("div.controls", null, passBtn, hintBtn, clearBtn, playBtn);
   const speakEl = h("div.speak#speak", { hidden: true, role: "group" });
-  const mySlot = h("div.my-slot", null, handEl, speakEl, h("div.controls-row", null, sortBtn, controls), readingsEl, reasonEl);
+  const mySlot = h(
+    "div.my-slot",
+    null,
+    handEl,
+    speakEl,
+    h("div.controls-row", null, h("div.tools", null, sortBtn, trackerBtn), controls),
+    readingsEl,
+    reasonEl,
+    whyEl,
+    trackerEl, // below the controls: opening it never pushes a control off the screen
+  );
+  trackerBtn.addEventListener("click", () => {
+    s.trackerOn = !s.trackerOn;
+    localStorage.setItem("paiju.tracker", s.trackerOn ? "1" : "0");
+    renderTracker();
+  });
 
   playBtn.addEventListener("click", () => send(s.check?.command));
   passBtn.addEventListener("click", () => {
@@ -354,9 +380,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       s.message = null;
     }
     if ((view.counts?.length ?? 0) > 0 && s.meta?.status === "open") refreshMeta(); // dealt: who sits where now
+    const wasMyTurn = !!previous && s.wasMyTurn;
     await engineWork(view, handChanged);
     if (s.view !== view) return; // a newer frame is being handled
+    const news = whatHappened(previous, view);
     renderAll();
+    s.wasMyTurn = isMyTurn();
+    announce(news, wasMyTurn);
     await validate();
   }
 
@@ -382,6 +412,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       if (view.seat !== null) {
         const info = await seatEngine.view(view);
         s.moves = info.moves;
+        s.tracker = info.tracker ?? null;
         if (s.settled) crossCheck(info.moves, s.serverMoves);
         if (isMyTurn() && !spokenOf(info.moves).length) s.passCheck = await seatEngine.check(null);
       }
@@ -403,6 +434,57 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       })
       .catch((err) => console.error("engine:", err.message));
   });
+
+  /** What the event between two views did, from the views alone: the seats that played (a
+   * seat's count fell and its play is on the table) or passed, a big play (a new top of the
+   * trick of another kind than the one it beat: the engine let it beat across kinds), whether a
+   * hand just ended. */
+  function whatHappened(previous, view) {
+    const out = { plays: [], passes: [], big: false, ended: false };
+    if (!previous || previous.hand_no !== view.hand_no) {
+      out.ended = handOver(view) && !handOver(previous);
+      return out;
+    }
+    (view.actions ?? []).forEach((action, seat) => {
+      const before = previous.actions?.[seat];
+      const fell = (previous.counts?.[seat] ?? 0) - (view.counts?.[seat] ?? 0);
+      if (Array.isArray(action) && action.length && fell > 0) out.plays.push(seat);
+      else if (Array.isArray(action) && action.length === 0 && !(Array.isArray(before) && before.length === 0)) out.passes.push(seat);
+    });
+    const lead = view.lead;
+    const was = previous.lead;
+    if (lead && was && lead.kind && was.kind && lead.kind !== was.kind && out.plays.includes(lead.seat)) {
+      s.bigKinds.add(lead.kind);
+    }
+    out.big = !!lead && out.plays.includes(lead.seat) && s.bigKinds.has(lead.kind);
+    out.ended = handOver(view) && !handOver(previous);
+    return out;
+  }
+
+  /** The sounds and the motion of what happened. */
+  function announce(news, wasMyTurn) {
+    if (news.plays.length) {
+      sound(news.big ? "bomb" : "play");
+      flyToCentre(s.view?.lead?.seat);
+    } else if (news.passes.length) {
+      sound("pass");
+    }
+    if (news.ended) sound("end");
+    else if (isMyTurn() && !wasMyTurn) sound("turn");
+  }
+
+  /** The play on top of the trick moves from its seat to the centre (unless motion is reduced). */
+  function flyToCentre(seat) {
+    const lead = boardHost.querySelector(".center-lead");
+    const from = boardHost.querySelector(`.seat[data-seat="${seat}"]`);
+    if (!lead || !from || lead.dataset.seat !== String(seat)) return;
+    if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    const a = from.getBoundingClientRect();
+    const b = lead.getBoundingClientRect();
+    lead.style.setProperty("--dx", `${Math.round(a.left + a.width / 2 - (b.left + b.width / 2))}px`);
+    lead.style.setProperty("--dy", `${Math.round(a.top + a.height / 2 - (b.top + b.height / 2))}px`);
+    lead.classList.add("arrive");
+  }
 
   /** The worker's legal moves must be the server's: both come from the same view. */
   function crossCheck(mine, theirs) {
@@ -607,6 +689,10 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     return (s.meta?.seats ?? []).map((seat) => seat.name ?? null);
   }
 
+  function kindsOf() {
+    return (s.meta?.seats ?? []).map((seat) => seat.kind);
+  }
+
   function ctx() {
     return {
       view: s.view,
@@ -615,12 +701,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       me: s.seat,
       bottom: s.seat ?? 0,
       names: names(),
-      kinds: (s.meta?.seats ?? []).map((seat) => seat.kind),
+      kinds: kindsOf(),
       openHands: s.view?.hands ? s.openHands : null,
       memory: s.memory,
       turnSince: s.turnSince,
       mySlot: s.seat !== null ? mySlot : null,
       waiting: s.meta?.status === "open",
+      bigKinds: s.bigKinds,
     };
   }
 
@@ -637,6 +724,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       bits.join(" · "),
       rules ? [" · ", h("span.house-rules-line#house-rules-line", null, rules)] : null,
       " ",
+      h("a.linkish#table-rules", { href: `#/rules/${s.config?.game ?? ""}?table=${tableId}` }, t("rules")),
+      " ",
       h(
         "button.linkish",
         {
@@ -652,24 +741,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       ),
     );
     page.dataset.seat = s.seat ?? "";
-  }
-
-  /** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */
-  function houseRulesText(variant, options) {
-    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    const changed = (variant?.options ?? []).filter((o) => options && o.name in options && !same(options[o.name], o.default));
-    if (changed.length === 0) return "";
-    const colon = getLang() === "zh" ? "：" : ": ";
-    const words = changed.map((o) => {
-      if (o.kind === "choice") return both(o.choices.find((c) => c.value === options[o.name]) ?? { zh: options[o.name], en: options[o.name] });
-      if (o.kind === "bool") return options[o.name] ? both(o) : `${both(o)}${colon}${t("optionOff")}`;
-      if (o.kind === "list") {
-        const preset = (o.presets ?? []).find((p) => same(p.value, options[o.name]));
-        return `${both(o)}${colon}${preset ? both(preset) : options[o.name].join(" ")}`;
-      }
-      return `${both(o)}${colon}${options[o.name]}`;
-    });
-    return t("houseRulesLine", { rules: words.join(getLang() === "zh" ? "；" : "; ") });
+    backLink.textContent = `← ${t("backToLobby")}`;
   }
 
   function renderWaiting() {
@@ -695,7 +767,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
             `li.${seat.kind}`,
             { dataset: { seat: seat.seat } },
             h("span.avatar", null, String(seat.seat + 1)),
-            h("span", null, seat.kind === "empty" ? t("emptySeat") : seatName({ names: names(), me: s.seat }, seat.seat)),
+            h("span", null, seat.kind === "empty" ? t("emptySeat") : seatName({ names: names(), kinds: kindsOf(), me: s.seat }, seat.seat)),
             seat.kind === "bot" ? h("span.badge.bot", null, t("bot")) : null,
             seat.kind === "empty" && s.seat === null && !watch
               ? h("button.button.small", { type: "button", on: { click: () => sit(seat.seat) } }, t("sitHere"))
@@ -755,9 +827,26 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
   }
 
+  /** On a narrow screen the hand is laid out in rows (css: a grid of strips and a last whole
+   * card): as few rows as let every card show a strip of at least MIN_STRIP px. */
+  function layoutHand() {
+    const n = s.hand.length;
+    const style = getComputedStyle(handEl);
+    const cardW = parseFloat(style.getPropertyValue("--card-w")) || 60;
+    const width = handEl.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
+    const perRowMax = Math.max(1, Math.floor((width - cardW) / MIN_STRIP) + 1);
+    const rows = Math.max(1, Math.ceil(n / perRowMax));
+    const perRow = Math.ceil(Math.max(n, 1) / rows);
+    handEl.style.setProperty("--strips", String(Math.max(1, perRow - 1)));
+    handEl.dataset.rows = String(rows);
+  }
+  const handResize = new ResizeObserver(() => layoutHand());
+  handResize.observe(handEl);
+
   function renderHand() {
     const n = s.hand.length;
     handEl.style.setProperty("--n", String(Math.max(n, 1)));
+    layoutHand();
     clear(
       handEl,
       s.hand.map((code, i) => {
@@ -791,6 +880,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     const words = mine ? spokenOf(s.moves) : [];
     renderWords(words);
     controls.hidden = words.length > 0;
+    // while the seat speaks (a word, a card named) its hand is only to look at: smaller, to leave room
+    const compact = words.length > 0;
+    mySlot.dataset.speaking = compact ? "1" : "";
+    if (handEl.classList.contains("compact") !== compact) {
+      handEl.classList.toggle("compact", compact);
+      layoutHand();
+    }
     const canPass = mine && s.moves.some((m) => m.type === "pass");
     playBtn.disabled = !(mine && ready && !s.pending && s.check?.ok === true);
     passBtn.disabled = !(mine && ready && !s.pending && canPass);
@@ -821,8 +917,57 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       text = s.moves.some((m) => m.type === "play") ? t("selectCards") : t("noPlays");
     }
     reasonEl.textContent = text;
+    reasonEl.hidden = !text;
     reasonEl.dataset.kind = kind;
     reasonEl.dataset.code = code;
+    // why the buttons are disabled, in words under them
+    let why = "";
+    let whyCode = "";
+    const toMove = seatToMove(s.view);
+    if (s.pending) why = t("waitSending");
+    else if (s.seat !== null && s.view && !mine && toMove !== null && toMove !== s.seat) {
+      why = t("notYourTurnWhy", { name: seatName({ names: names(), kinds: kindsOf(), me: s.seat }, toMove) });
+      whyCode = "not_your_turn";
+    } else if (mine && ready && !words.length && !canPass && s.passCheck?.error) {
+      why = t("passWhy", { reason: both(s.passCheck.error) });
+      whyCode = s.passCheck.error.code ?? "";
+    }
+    whyEl.textContent = why;
+    whyEl.hidden = !why;
+    whyEl.dataset.code = whyCode;
+    renderTracker();
+  }
+
+  /** The 记牌器: for each rank, the cards neither in my hand nor played yet (the worker counts
+   * them from my views); shown when the player asks for it. */
+  function renderTracker() {
+    trackerBtn.textContent = t("tracker");
+    trackerBtn.setAttribute("aria-pressed", s.trackerOn ? "true" : "false");
+    const data = s.tracker;
+    trackerEl.hidden = !s.trackerOn || !data;
+    if (trackerEl.hidden) {
+      clear(trackerEl);
+      return;
+    }
+    trackerEl.dataset.complete = data.complete ? "1" : "";
+    trackerEl.dataset.hand = String(data.hand_no ?? "");
+    trackerEl.setAttribute("aria-label", t("trackerTitle"));
+    clear(
+      trackerEl,
+      h(
+        "ul.tracker-ranks",
+        { title: t("trackerTitle") },
+        data.ranks.map((r) =>
+          h(
+            "li",
+            { dataset: { rank: r.rank, left: String(r.left), none: r.left === 0 ? "1" : "" } },
+            h("span.tracker-rank", null, rankLabel(r.card)),
+            h("b.tracker-left", null, String(r.left)),
+          ),
+        ),
+      ),
+      data.complete ? null : h("p.tracker-note", null, t("trackerPartial")),
+    );
   }
 
   /** The words I may say now, as controls in place of the play buttons (hidden when none). */
@@ -927,6 +1072,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   return {
     unmount() {
       s.dead = true;
+      handResize.disconnect();
       stopEngineWatch();
       clearInterval(clocks);
       clearInterval(waitingTimer);

@@ -1,0 +1,96 @@
+// The table's sounds, made in the page with Web Audio (no sound file): a play, a pass, a big play
+// (a bomb), your turn, the end of a hand. A mute switch is kept in localStorage ("paiju.mute").
+//
+// For tests: every sound asked for is logged in `window.paijuAudioLog` ({sound, muted, voiced,
+// at}) and announced as a `paiju:sound` CustomEvent on window (detail: the same record), whether or
+// not it was heard: `muted` means it was silenced, `voiced` that its notes went to the speakers.
+
+const KEY = "paiju.mute";
+let muted = localStorage.getItem(KEY) === "1";
+let context = null;
+const listeners = new Set();
+
+window.paijuAudioLog = window.paijuAudioLog ?? [];
+
+// Each sound: a few notes [frequency Hz, start s, length s, wave, gain].
+const SOUNDS = {
+  play: [[660, 0, 0.07, "triangle", 0.25]],
+  pass: [
+    [330, 0, 0.06, "sine", 0.18],
+    [262, 0.07, 0.08, "sine", 0.15],
+  ],
+  bomb: [
+    [110, 0, 0.35, "sawtooth", 0.3],
+    [82, 0.02, 0.4, "square", 0.18],
+    [55, 0.05, 0.45, "sine", 0.35],
+  ],
+  turn: [
+    [784, 0, 0.08, "sine", 0.22],
+    [1047, 0.09, 0.12, "sine", 0.22],
+  ],
+  end: [
+    [523, 0, 0.12, "triangle", 0.22],
+    [659, 0.12, 0.12, "triangle", 0.22],
+    [784, 0.24, 0.22, "triangle", 0.22],
+  ],
+};
+
+export const SOUND_NAMES = Object.keys(SOUNDS);
+
+export function isMuted() {
+  return muted;
+}
+
+export function setMuted(value) {
+  muted = !!value;
+  localStorage.setItem(KEY, muted ? "1" : "0");
+  for (const listener of listeners) listener(muted);
+}
+
+export function onMute(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function audioContext() {
+  if (context) return context;
+  const Ctx = window.AudioContext ?? window.webkitAudioContext;
+  if (!Ctx) return null;
+  try {
+    context = new Ctx();
+  } catch {
+    context = null;
+  }
+  return context;
+}
+
+// A browser starts audio only after a gesture: wake the context on the first one.
+for (const type of ["pointerdown", "keydown"]) {
+  window.addEventListener(type, () => audioContext()?.resume?.().catch(() => {}), { passive: true });
+}
+
+/** Play a sound by name (see SOUNDS); logged for tests either way. */
+export function sound(name) {
+  const notes = SOUNDS[name];
+  if (!notes) return;
+  const record = { sound: name, muted, voiced: false, at: Math.round(performance.now()) };
+  window.paijuAudioLog.push(record);
+  window.dispatchEvent(new CustomEvent("paiju:sound", { detail: record }));
+  if (muted) return;
+  const ctx = audioContext();
+  if (!ctx || ctx.state === "closed") return;
+  record.voiced = true;
+  const now = ctx.currentTime + 0.01;
+  for (const [freq, start, length, wave, gain] of notes) {
+    const osc = ctx.createOscillator();
+    const amp = ctx.createGain();
+    osc.type = wave;
+    osc.frequency.setValueAtTime(freq, now + start);
+    amp.gain.setValueAtTime(0.0001, now + start);
+    amp.gain.exponentialRampToValueAtTime(gain, now + start + 0.01);
+    amp.gain.exponentialRampToValueAtTime(0.0001, now + start + length);
+    osc.connect(amp).connect(ctx.destination);
+    osc.start(now + start);
+    osc.stop(now + start + length + 0.02);
+  }
+}
