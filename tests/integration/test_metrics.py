@@ -4,6 +4,7 @@ and the frames and sockets by the gateway."""
 
 from __future__ import annotations
 
+import asyncio
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,3 +81,12 @@ async def test_metrics_count_a_played_games_commands(
     states = [f for f in sock.frames if f["type"] == "state"]
     assert gateway["paiju_frame_encodings_total"] == len(states)
     assert gateway["paiju_frame_bytes_out_total"] > 100 * len(sock.frames)
+
+
+async def test_an_idle_bots_service_waits_quietly(metered: tuple[Stack, dict[str, int]]) -> None:
+    """Waiting for work is not a failure: an idle bots service's fetches that time out (nats-py
+    raises its own TimeoutError or the plain one) are not logged as ``fetch failed``."""
+    stack, _ = metered
+    bots = next(p for p in stack.procs if p.name.startswith("bots"))
+    await asyncio.sleep(4.0)  # a few fetch timeouts (1 s each) with nothing to do
+    assert not [line for line in bots.lines() if line.get("msg") == "fetch failed"]

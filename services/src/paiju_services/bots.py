@@ -173,8 +173,8 @@ class BotService:
         while True:
             try:
                 msgs = await sub.fetch(batch=32, timeout=1.0)
-            except nats.errors.TimeoutError:
-                continue
+            except (nats.errors.TimeoutError, TimeoutError):  # nothing to do within the second
+                continue  # (nats-py raises either, depending on where the wait ran out)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

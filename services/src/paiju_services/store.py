@@ -93,7 +93,7 @@ class EventStore:
             msg = await self.js.get_last_msg(self.stream, subjects.events_subject(table_id))
         except nats.js.errors.NotFoundError:
             return 0
-        except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
             raise StoreError(f"last message of {table_id}: {exc!r}") from exc
         return int(msg.seq or 0)
 
@@ -182,7 +182,7 @@ class EventStore:
                 if batch is not None:
                     hdrs["Nats-Batch-Commit"] = "1"
                 reply = await self.nc.request(subject, payload, timeout=timeout, headers=hdrs)
-        except (nats.errors.TimeoutError, nats.errors.NoRespondersError) as exc:
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
             raise StoreError(f"append to {table_id}: {exc!r}") from exc
         ack = msgspec.json.decode(reply.data)
         error = ack.get("error") if isinstance(ack, dict) else None
