@@ -42,6 +42,9 @@ class Settings(msgspec.Struct, kw_only=True):
     http_rate: float = 50.0  # API requests a second a client address may send (sustained)
     http_burst: int = 100  # and in a burst
     max_watchers: int = 200  # WebSocket connections per table per gateway copy
+    feed_idle_close: float = (
+        30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)
+    )
     max_log_cache: int = 256  # finished tables' logs kept in memory per gateway copy
 
 

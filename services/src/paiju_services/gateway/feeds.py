@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("paiju.gateway.feed")
 
-IDLE_CLOSE = 30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)
-
 
 class Watcher:
     """One WebSocket's outbox. A watcher too slow to keep up is dropped, not waited for."""
@@ -110,7 +108,16 @@ class TableFeed:
         self.watchers.discard(watcher)
         if not self.watchers and not self.closed:
             loop = asyncio.get_running_loop()
-            self.closer = loop.call_later(IDLE_CLOSE, lambda: asyncio.ensure_future(self.close()))
+            self.closer = loop.call_later(
+                self.backend.settings.feed_idle_close,
+                lambda: asyncio.ensure_future(self.close_if_idle()),
+            )
+
+    async def close_if_idle(self) -> None:
+        """The idle timer's end: close, unless a watcher joined after the timer fired (its task
+        runs after the join; without this check the new socket was closed after its welcome)."""
+        if not self.watchers and not self.closed:
+            await self.close()
 
     def cancel_close(self) -> None:
         if self.closer is not None:
