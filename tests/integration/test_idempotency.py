@@ -7,6 +7,7 @@ retryable), never ``internal``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from integration.harness import Socket, Stack, assert_clean_log, new_table, raw_log
 
@@ -161,6 +163,7 @@ async def test_without_nats_every_request_says_unavailable(
     """Last in this module: it kills the module's NATS."""
     table = await new_table(client)
     token = (await client.post(f"/api/tables/{table}/seats", json={"name": "Ann"})).json()["token"]
+    unwatched = await new_table(client)  # nobody opens its feed before the outage
     sock = await Socket.open(slow.ws, table)
     assert slow.nats is not None
     slow.nats.kill()
@@ -186,3 +189,13 @@ async def test_without_nats_every_request_says_unavailable(
     await sock.send({"type": "ping", "nonce": 1})  # the socket stays open
     assert (await sock.expect("pong"))["nonce"] == 1
     await sock.close()
+    # a table nobody watched yet: its feed cannot open; the socket is told so and closed with
+    # "try again later" (1013), and the gateway's log says why
+    conn = await websockets.connect(f"{slow.ws}/ws/tables/{unwatched}")
+    frame = json.loads(await conn.recv())
+    assert frame["type"] == "error" and frame["code"] == "unavailable", frame
+    with pytest.raises(websockets.ConnectionClosed):
+        await conn.recv()
+    assert conn.close_code == 1013
+    gateway = next(p for p in slow.procs if p.name.startswith("gateway"))
+    assert any(line.get("msg") == "feed failed" for line in gateway.lines())
