@@ -142,8 +142,8 @@ def test_a_rule_error_speaks_chinese_and_english_and_names_the_cards() -> None:
         "ok": False,
         "error": {
             "code": "wrong_phase",
-            "zh": "现在不能这样做（commit）",
-            "en": "That is not possible now (commit)",
+            "zh": "现在不能这样做（准备发牌）",
+            "en": "That is not possible now (before the deal)",
             "cards": [],
         },
     }

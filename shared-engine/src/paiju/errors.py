@@ -139,11 +139,19 @@ class RuleError(PaijuError):
 
 def _named(params: Mapping[str, Any], lang: Lang) -> dict[str, Any]:
     """``params`` with every card parameter (``CARD_PARAMS``) written as the cards' names in
-    ``lang``; a value that is not cards (a free text) is left as it is."""
+    ``lang``, and every (zh, en) pair of texts as its text in ``lang``; any other value (a free
+    text, a number) is left as it is."""
     return {
-        key: _card_text(value, lang) if key in CARD_PARAMS else value
+        key: _card_text(value, lang) if key in CARD_PARAMS else _in_lang(value, lang)
         for key, value in params.items()
     }
+
+
+def _in_lang(value: Any, lang: Lang) -> Any:
+    """A (zh, en) pair of texts (a phase's name) in ``lang``; any other value as it is."""
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return value[0 if lang == "zh" else 1]
+    return value
 
 
 def _card_text(value: Any, lang: Lang) -> Any:

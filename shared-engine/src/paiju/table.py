@@ -449,9 +449,14 @@ class TableGame(Generic[S]):
 
     # --- the deal ------------------------------------------------------------------------------
 
+    def phase_name(self, phase: str) -> tuple[str, str]:
+        """A phase as the game's words name it (zh, en), for messages: never its code."""
+        name = self.words.phases.get(phase)
+        return (name[0], name[1]) if name else (phase, phase)
+
     def require_phase(self, state: S, *phases: str) -> None:
         if state.phase not in phases:
-            raise RuleError("wrong_phase", phase=state.phase)
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
 
     def _decide_commit(self, state: S, command: CommitDeal) -> list[Event]:
         self.require_phase(state, "commit")

@@ -405,7 +405,7 @@ class TrickGame(TableGame[T]):
 
     def decide_cards(self, state: T, command: Play) -> list[Event]:
         """A selection of cards sent outside the play of tricks (a kitty buried): the game's."""
-        raise RuleError("wrong_phase", phase=state.phase)
+        raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
 
     def _decide_play(self, state: T, command: Play) -> list[Event]:
         if state.phase != "play":
