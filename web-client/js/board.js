@@ -21,6 +21,7 @@ import {
   reasonName,
   shownKeys,
   spoken,
+  suitName,
   turnLine,
   valueName,
 } from "./words.js";
@@ -136,7 +137,7 @@ function roleBadges(ctx, seat) {
     const word = said[i][1];
     const earlier = said.slice(0, i).map(([, w]) => w);
     const strong = word === "pass" ? "" : "1"; // a word that is more than declining
-    out.push(h("span.badge.said", { dataset: { word, strong } }, spoken(words, type, word, earlier, "badge")));
+    out.push(h("span.badge.said", { dataset: { word, strong } }, spoken(words, type, word, earlier, "badge", view.phase)));
   }
   for (const [key, holder] of Object.entries(words.card_holders ?? {})) {
     const card = view[key];
@@ -174,6 +175,8 @@ function seatBox(ctx, seat, position, extras) {
   const action = current ? trick : ctx.memory?.last?.[seat];
   const open = ctx.openHands?.[seat];
   const isLead = view.lead && view.lead.seat === seat;
+  const topKey = ctx.words?.trick?.top;
+  const isTop = current && !!topKey && view[topKey] === seat;
   return h(
     `section.seat.pos-${position}`,
     {
@@ -222,7 +225,7 @@ function seatBox(ctx, seat, position, extras) {
     open ? cardRow(open, "open-hand") : null,
     h(
       "div.seat-play",
-      { dataset: { current: current ? "1" : "", lead: isLead ? "1" : "" } },
+      { dataset: { current: current ? "1" : "", lead: isLead ? "1" : "", top: isTop ? "1" : "" } },
       action !== undefined && action !== null ? playCards(action, { stale: !current }) : null,
       isLead && current ? h("span.lead-kind", null, kindName(ctx.words ?? {}, view.lead.kind)) : null,
     ),
@@ -260,6 +263,12 @@ function announcementsOf(ctx, extras) {
   const out = [];
   for (const [key, template] of Object.entries(words.card_facts ?? {})) {
     if (view[key]) out.push(h("li", { dataset: { key } }, fill(pick(template), { card: cardText(view[key]) })));
+  }
+  for (const [key, name] of Object.entries(words.card_sets ?? {})) {
+    const cards = view[key];
+    if (Array.isArray(cards) && cards.length) {
+      out.push(h("li.card-set", { dataset: { key } }, `${pick(name, key)}${t("colon")}${cards.map(cardText).join(" ")}`));
+    }
   }
   for (const [key, name] of Object.entries(words.seat_facts ?? {})) {
     if (typeof view[key] === "number") out.push(h("li", { dataset: { key } }, `${pick(name, key)}${t("colon")}${seatName(ctx, view[key])}`));
@@ -329,21 +338,60 @@ export function renderBoard(el, ctx) {
       h(
         "div.center",
         null,
+        sidesPanel(ctx),
         h("p.center-message#center-message", null, centerMessage(ctx)),
         lead ? leadRow(ctx, lead) : null,
-        lead
-          ? h(
-              "p.lead-info",
-              { dataset: { big: ctx.bigKinds?.has(lead.kind) ? "1" : "" } },
-              `${seatName(ctx, lead.seat)} · `,
-              h("span.lead-kind-name", null, kindName(ctx.words ?? {}, lead.kind)),
-              ` · ${lead.cards.map(cardText).join(" ")}`,
-            )
-          : null,
+        lead ? leadInfo(ctx, lead) : null,
         announcements.length ? h("ul.announcements", null, announcements) : null,
       ),
       ctx.me !== null && ctx.me !== undefined && ctx.mySlot ? mySeat(ctx, extras) : null,
     ),
+  );
+}
+
+/** What the centre says of the trick: who led, the kind and the led suit (a game of tricks names
+ * it), the cards, and whose play is on top so far (when the game's words say where). */
+function leadInfo(ctx, lead) {
+  const words = ctx.words ?? {};
+  const suit = lead.suit === undefined ? null : suitName(words, lead.suit);
+  const topKey = words.trick?.top;
+  const top = topKey ? ctx.view[topKey] : null;
+  return h(
+    "p.lead-info",
+    { dataset: { big: ctx.bigKinds?.has(lead.kind) ? "1" : "" } },
+    `${seatName(ctx, lead.seat)} · `,
+    h("span.lead-kind-name", null, kindName(words, lead.kind)),
+    suit ? [" · ", h("span.lead-suit", { dataset: { suit: String(lead.suit) } }, t("ledSuit", { suit }))] : null,
+    ` · ${lead.cards.map(cardText).join(" ")}`,
+    typeof top === "number" ? [" · ", h("span.trick-top", { dataset: { seat: String(top) } }, t("onTop", { name: seatName(ctx, top) }))] : null,
+  );
+}
+
+/** Each side's figures (its level, its points), for every side at all times: side i is the
+ * seats s with s % count === i; the viewer's own side first, each named by its seats. */
+function sidesPanel(ctx) {
+  const view = ctx.view;
+  const words = ctx.words ?? {};
+  const keys = Object.keys(words.side_figures ?? {}).filter(
+    (key) => Array.isArray(view[key]) && view[key].length > 1 && view[key].every((v) => typeof v === "number"),
+  );
+  if (!keys.length) return null;
+  const count = view[keys[0]].length;
+  const mine = typeof ctx.me === "number" ? ctx.me % count : 0;
+  const order = Array.from({ length: count }, (_, i) => (mine + i) % count);
+  return h(
+    "div.side-panel",
+    { role: "group", "aria-label": t("bothSides") },
+    order.map((side) => {
+      const seats = Array.from({ length: view.players }, (_, s) => s).filter((s) => s % count === side);
+      const label = typeof ctx.me === "number" ? (side === mine ? t("ourSide") : t("theirSide")) : seats.map((s) => String(s + 1)).join("·");
+      return h(
+        "div.side",
+        { dataset: { side: String(side), mine: typeof ctx.me === "number" && side === mine ? "1" : "" }, title: seats.map((s) => seatName(ctx, s)).join(" · ") },
+        h("span.side-name", null, label),
+        keys.map((key) => h("span.side-figure", { dataset: { key } }, `${keyName(words, key)} `, h("b", null, String(view[key][side])))),
+      );
+    }),
   );
 }
 
@@ -377,8 +425,12 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const order = hand.order ?? [];
   const words = ctx.words ?? {};
   const perSeat = gameExtras(view, words).perSeat; // the game's own counts as they were scored
+  // the crown marks the first out: a seat with no card left while another still holds some (a
+  // game of tricks empties every hand at once, and crowns nobody)
+  const leftOf = (seat) => (left ? left[seat].length : (view.counts?.[seat] ?? 0));
+  const someoneHolds = Array.from({ length: n }, (_, seat) => leftOf(seat)).some((c) => c > 0);
   for (let seat = 0; seat < n; seat++) {
-    const place = order.indexOf(seat);
+    const place = someoneHolds && leftOf(seat) === 0 ? order.indexOf(seat) : -1;
     rows.push(
       h(
         "tr",
@@ -445,6 +497,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
           ),
         )
       : null,
+    sidesPanel(ctx),
     groupLines(ctx),
     left
       ? h(

@@ -19,7 +19,8 @@ const BASE_MS = 900; // one step a this many ms at speed 1
 /** An event as the log tells it, by the game's words (`ctx.words`): its line, with {name} the
  * event's seat, {hand} its hand, {cards} / {card} its cards, {kind} its combination, and a field
  * named like a command type the word said (as said after the auction before it: `ctx.view` is the
- * view after the event). An event the words do not name is shown by its type. */
+ * view after the event, `ctx.saidPhase` the phase it was said in). An event the words do not name
+ * is shown by its type. */
 export function describeEvent(event, ctx) {
   if (!event) return t("ev_start");
   const words = ctx.words ?? {};
@@ -32,7 +33,7 @@ export function describeEvent(event, ctx) {
   for (const [field, value] of Object.entries(event)) {
     if (words.commands?.[field] && typeof value === "string") {
       const said = auctionWords(words, ctx.view, field); // this word is the last of them
-      params[field] = spoken(words, field, value, said.slice(0, -1), "button");
+      params[field] = spoken(words, field, value, said.slice(0, -1), "button", ctx.saidPhase ?? null);
     }
   }
   return fill(pick(line), params);
@@ -177,7 +178,7 @@ export function mountReplay(root, tableId, query) {
     slider.value = String(s.step);
     slider.style.setProperty("--progress", `${last ? (100 * s.step) / last : 0}%`);
     stepLabel.textContent = t("step", { i: s.step, n: last });
-    eventLabel.textContent = describeEvent(step.event, c);
+    eventLabel.textContent = describeEvent(step.event, { ...c, saidPhase: s.steps[s.step - 1]?.view?.phase });
     firstBtn.disabled = backBtn.disabled = s.step === 0;
     fwdBtn.disabled = lastBtn.disabled = s.step === last;
     page.dataset.step = String(s.step);
@@ -200,7 +201,7 @@ export function mountReplay(root, tableId, query) {
       s.steps.map((step, i) =>
         step.event && ["deal_committed", "seed_revealed"].includes(step.event.type)
           ? null
-          : h("li", { dataset: { step: i }, on: { click: () => go(i) } }, h("span.step-no", null, String(i)), describeEvent(step.event, ctx(step.view))),
+          : h("li", { dataset: { step: i }, on: { click: () => go(i) } }, h("span.step-no", null, String(i)), describeEvent(step.event, { ...ctx(step.view), saidPhase: s.steps[i - 1]?.view?.phase })),
       ),
     );
   }

@@ -22,7 +22,7 @@ import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
 import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
-import { auctionWords, cardWord, helpText, kindName, spoken, wordsOf } from "./words.js";
+import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
 const RETRY = new Set(["unavailable", "conflict"]);
 const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32) // docs/services.md: resend with the same id
@@ -58,7 +58,7 @@ function wordButtons(moves, ctx) {
       h(
         `button.button.word${move[field] === "pass" ? "" : ".primary"}`,
         { type: "button", dataset: { [field]: move[field] }, disabled: ctx.pending, on: { click: () => ctx.send(move) } },
-        spoken(ctx.words, type, move[field], earlier, "button"),
+        spoken(ctx.words, type, move[field], earlier, "button", ctx.view?.phase),
       ),
     ),
   );
@@ -149,6 +149,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     tracker: null, // the 记牌器's counts from the engine worker (paiju.tracker)
     trackerOn: localStorage.getItem("paiju.tracker") === "1",
     flying: null, // the play that just came, to move from its seat to the centre: {seat}
+    passless: new Set(), // phases in which the engine knows no pass: 不要 is not shown there
   };
   let seatEngine = null;
   let queue = Promise.resolve();
@@ -181,6 +182,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   const clearBtn = h("button.button.ghost#clear", { type: "button", disabled: true }, t("clear"));
   const sortBtn = h("button.button.ghost.small#sort", { type: "button" });
   const reasonEl = h("p.reason#reason", { role: "status", "aria-live": "polite" });
+  // how many cards are selected, when every legal play has the same number of cards (a burial)
+  const counterEl = h("span.counter#counter", { hidden: true, role: "status" });
   // why a button is disabled, in words (a tooltip alone says nothing on a phone)
   const whyEl = h("p.why#why", { hidden: true });
   const trackerBtn = h("button.button.ghost.small#tracker-toggle", { type: "button", "aria-pressed": "false" });
@@ -196,7 +199,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     speakEl,
     h("div.controls-row", null, h("div.tools", null, sortBtn, trackerBtn), controls),
     readingsEl,
-    reasonEl,
+    h("div.reason-row", null, counterEl, reasonEl),
     whyEl,
     trackerEl, // below the controls: opening it never pushes a control off the screen
   );
@@ -414,10 +417,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
         s.moves = info.moves;
         s.tracker = info.tracker ?? null;
         if (s.settled) crossCheck(info.moves, s.serverMoves);
-        if (isMyTurn() && !spokenOf(info.moves).length) s.passCheck = await seatEngine.check(null);
+        if (isMyTurn() && !spokenOf(info.moves).length) {
+          s.passCheck = await seatEngine.check(null);
+          if (s.passCheck?.error?.code === "unknown_command") s.passless.add(view.phase);
+        }
       }
     } catch (err) {
-      console.error("engine:", err.message);
+      if (!s.dead) console.error("engine:", err.message); // a table left mid-request: its engine is gone
     }
   }
 
@@ -432,7 +438,9 @@ export function mountTable(root, tableId, { watch = false } = {}) {
         renderAll();
         await validate();
       })
-      .catch((err) => console.error("engine:", err.message));
+      .catch((err) => {
+        if (!s.dead) console.error("engine:", err.message);
+      });
   });
 
   /** What the event between two views did, from the views alone: the seats that played (a
@@ -484,6 +492,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     lead.style.setProperty("--dx", `${Math.round(a.left + a.width / 2 - (b.left + b.width / 2))}px`);
     lead.style.setProperty("--dy", `${Math.round(a.top + a.height / 2 - (b.top + b.height / 2))}px`);
     lead.classList.add("arrive");
+    // once arrived it stays: a play hidden and shown again (a phone's layout) does not fly again
+    if (lead.dataset.big !== "1") lead.addEventListener("animationend", () => lead.classList.remove("arrive"), { once: true });
   }
 
   /** The worker's legal moves must be the server's: both come from the same view. */
@@ -831,15 +841,25 @@ export function mountTable(root, tableId, { watch = false } = {}) {
    * card): as few rows as let every card show a strip of at least MIN_STRIP px. */
   function layoutHand() {
     const n = s.hand.length;
-    const style = getComputedStyle(handEl);
-    const cardW = parseFloat(style.getPropertyValue("--card-w")) || 60;
-    const width = handEl.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
-    const perRowMax = Math.max(1, Math.floor((width - cardW) / MIN_STRIP) + 1);
-    const rows = Math.max(1, Math.ceil(n / perRowMax));
+    const width = () => {
+      const style = getComputedStyle(handEl);
+      return handEl.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
+    };
+    const rowsFor = (cardW, w) => Math.max(1, Math.ceil(n / Math.max(1, Math.floor((w - cardW) / MIN_STRIP) + 1)));
+    // a big hand (at the page's card size it would take three rows on a phone, or more than one
+    // on a wider screen) is stacked: rows drawn each over the one above it, so that only its
+    // cards' corners (rank and suit) show. Decided at the page's card size, not the stacked one.
+    const pageW = parseFloat(getComputedStyle(handEl.parentElement).getPropertyValue("--card-w")) || 60;
+    const phone = window.matchMedia?.("(max-width: 640px)").matches;
+    const stack = rowsFor(pageW, width()) >= (phone ? 3 : 2) ? "1" : "";
+    if (handEl.dataset.stack !== stack) handEl.dataset.stack = stack;
+    const cardW = parseFloat(getComputedStyle(handEl).getPropertyValue("--card-w")) || 60;
+    const rows = rowsFor(cardW, width());
     const perRow = Math.ceil(Math.max(n, 1) / rows);
     handEl.style.setProperty("--strips", String(Math.max(1, perRow - 1)));
     handEl.dataset.rows = String(rows);
   }
+
   const handResize = new ResizeObserver(() => layoutHand());
   handResize.observe(handEl);
 
@@ -869,19 +889,35 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     clearBtn.disabled = s.selected.size === 0;
   }
 
+  /** The number of cards every legal play has, when they all have the same (and more than one):
+   * the selection must be exactly that many (a burial, a follow to a set led). */
+  function selectionSize() {
+    const sizes = new Set(s.moves.filter((m) => m.type === "play").map((m) => m.cards.length));
+    const [size] = sizes;
+    return sizes.size === 1 && size > 1 ? size : null;
+  }
+
   function renderControls() {
-    playBtn.textContent = t("play");
+    // outside the play of cards, the play button says what playing the cards does there
+    const words = wordsOf(s.game);
+    const phase = s.view?.phase;
+    const special = phase && phase !== "play" && s.moves.some((m) => m.type === "play");
+    playBtn.textContent = (special && turnLine(words, phase, true, "")) || t("play");
     passBtn.textContent = t("pass");
     hintBtn.textContent = t("hint");
     clearBtn.textContent = t("clear");
     sortBtn.textContent = s.sortMode === "rank" ? t("sortCount") : t("sortRank");
     const mine = isMyTurn();
     const ready = engine.stage === "ready";
-    const words = mine ? spokenOf(s.moves) : [];
-    renderWords(words);
-    controls.hidden = words.length > 0;
+    const said = mine ? spokenOf(s.moves) : [];
+    renderWords(said);
+    controls.hidden = said.length > 0;
+    const size = mine ? selectionSize() : null;
+    counterEl.hidden = !size;
+    counterEl.textContent = size ? t("selectedOf", { k: s.selected.size, n: size }) : "";
+    counterEl.dataset.full = size && s.selected.size === size ? "1" : "";
     // while the seat speaks (a word, a card named) its hand is only to look at: smaller, to leave room
-    const compact = words.length > 0;
+    const compact = said.length > 0;
     mySlot.dataset.speaking = compact ? "1" : "";
     if (handEl.classList.contains("compact") !== compact) {
       handEl.classList.toggle("compact", compact);
@@ -890,6 +926,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     const canPass = mine && s.moves.some((m) => m.type === "pass");
     playBtn.disabled = !(mine && ready && !s.pending && s.check?.ok === true);
     passBtn.disabled = !(mine && ready && !s.pending && canPass);
+    // the game has no pass here at all (nor, while the table deals or scores, in its play)
+    passBtn.hidden = (!!phase && s.passless.has(phase)) || (s.passless.size > 0 && seatToMove(s.view) === null);
     passBtn.title = mine && !canPass && s.passCheck?.error ? both(s.passCheck.error) : "";
     hintBtn.disabled = !(mine && ready && !s.pending);
     clearBtn.disabled = s.selected.size === 0;
@@ -911,8 +949,10 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     } else if (mine && s.check?.ok) {
       kind = "ok";
       text = t("legalPlay", { kind: s.check.kind ? kindName(wordsOf(s.game), s.check.kind) : t("play") });
-    } else if (mine && words.length) {
+    } else if (mine && said.length) {
       text = "";
+    } else if (mine && special && helpText(words, phase)) {
+      text = helpText(words, phase); // what to select here (how many cards, and which may go)
     } else if (mine) {
       text = s.moves.some((m) => m.type === "play") ? t("selectCards") : t("noPlays");
     }
@@ -928,7 +968,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     else if (s.seat !== null && s.view && !mine && toMove !== null && toMove !== s.seat) {
       why = t("notYourTurnWhy", { name: seatName({ names: names(), kinds: kindsOf(), me: s.seat }, toMove) });
       whyCode = "not_your_turn";
-    } else if (mine && ready && !words.length && !canPass && s.passCheck?.error) {
+    } else if (mine && ready && !said.length && !canPass && !passBtn.hidden && s.passCheck?.error) {
       why = t("passWhy", { reason: both(s.passCheck.error) });
       whyCode = s.passCheck.error.code ?? "";
     }

@@ -33,13 +33,20 @@ export const helpText = (words, phase) => pick(words.help?.[phase], "");
 
 /** The name of a view key the board shows as a figure or a fact (its own key when unnamed). */
 export function keyName(words, key) {
-  const named = words.seat_figures?.[key] ?? words.facts?.[key] ?? words.seat_facts?.[key] ?? words.lines?.[key];
+  const named =
+    words.seat_figures?.[key] ?? words.side_figures?.[key] ?? words.facts?.[key] ?? words.seat_facts?.[key] ?? words.lines?.[key];
   return pick(named, key);
 }
 
 /** The name of a fact's value, or the value itself. */
 export function valueName(words, key, value) {
   return pick(words.value_names?.[key]?.[value], String(value));
+}
+
+/** The name of a play's effective suit (a lead's `suit`), or null when the game names none. */
+export function suitName(words, suit) {
+  const named = words.suits?.[String(suit)];
+  return named ? pick(named) : null;
 }
 
 /** The centre's line in a phase where a seat speaks (`mine`: to the seat to move), or null. */
@@ -52,11 +59,12 @@ export function turnLine(words, phase, mine, name) {
  * own name. As paiju.words.Words.shown_keys. */
 export function shownKeys(words) {
   const keyed = [
-    words.auctions, words.roles, words.seat_marks, words.seat_figures, words.facts, words.seat_facts,
-    words.card_facts, words.lines, words.groups, words.hidden,
+    words.auctions, words.roles, words.seat_marks, words.seat_figures, words.facts, words.side_figures,
+    words.card_sets, words.seat_facts, words.card_facts, words.lines, words.groups, words.hidden,
   ];
   const out = new Set(keyed.flatMap((m) => Object.keys(m ?? {})));
   for (const key of Object.values(words.figure_limits ?? {})) out.add(key);
+  for (const key of Object.values(words.trick ?? {})) out.add(key);
   return out;
 }
 
@@ -68,10 +76,12 @@ export function auctionWords(words, view, type) {
 
 /** A word of command `type` as said after the `earlier` words of its auction: `form` "button"
  * (what to say) or "badge" (what was said). An answer — a word named otherwise once an earlier
- * word differs from it (a pass after a bid declines that bid) — takes its own name. */
-export function spoken(words, type, word, earlier = [], form = "button") {
+ * word differs from it (a pass after a bid declines that bid) — takes its own name; so does a word
+ * named for the `phase` it is said in. */
+export function spoken(words, type, word, earlier = [], form = "button", phase = null) {
   const answer = words.answers?.[type]?.[word];
-  const said = answer && earlier.some((w) => w !== word) ? answer : words.commands?.[type]?.[word];
+  const inPhase = phase ? words.phase_commands?.[phase]?.[type]?.[word] : null; // a word two rounds share
+  const said = inPhase ?? (answer && earlier.some((w) => w !== word) ? answer : words.commands?.[type]?.[word]);
   return said ? pick(said[form], word) : word;
 }
 

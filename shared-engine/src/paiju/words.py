@@ -68,6 +68,8 @@ class Words:
     What a seat says (commands other than a play or a pass):
         commands: command type → word (the command's value) → how it is named (``Said``); the word
             ``""`` names a command whose value is a card.
+        phase_commands: phase → command type → word → how it is named in that phase (a word
+            that two rounds share, such as a pass, named for each).
         answers: command type → word → its name when an earlier word of its auction differs from
             it (板子炮: after a 包, 不包 reads 不反包).
         auctions: view key holding the words said so far (``[[seat, word], …]``) → their command
@@ -84,6 +86,15 @@ class Words:
             column of the score sheet).
         figure_limits: seat figure → the view key of the limit it is counted against.
         facts: view key whose value is a number or a text → its name (listed in the centre).
+        side_figures: view key whose value is a number per side → its name (shown for both sides
+            at all times; side ``i`` is the seats ``s`` with ``s % sides == i``, partners sitting
+            opposite).
+        card_sets: view key whose value is a list of cards (empty or None while there is none to
+            show) → its name (drawn as a row of cards in the centre: a kitty shown).
+        suits: the effective suit of a play (the ``suit`` of the view's ``lead``, as a string) →
+            its name (the led suit, in a game of tricks).
+        trick: what the trick area shows, by role → the view key: ``top``, the seat whose play is
+            on top of the trick so far.
         value_names: view key → value → its name.
         seat_facts: view key whose value is a seat → its name (listed in the centre).
         card_facts: view key whose value is a card code → the line that tells it (``{card}``).
@@ -100,6 +111,7 @@ class Words:
     errors: Mapping[str, Text] = field(default_factory=dict)
     events: Mapping[str, Text] = field(default_factory=dict)
     commands: Mapping[str, Mapping[str, Said]] = field(default_factory=dict)
+    phase_commands: Mapping[str, Mapping[str, Mapping[str, Said]]] = field(default_factory=dict)
     answers: Mapping[str, Mapping[str, Said]] = field(default_factory=dict)
     auctions: Mapping[str, str] = field(default_factory=dict)
     help: Mapping[str, Text] = field(default_factory=dict)
@@ -109,6 +121,10 @@ class Words:
     seat_figures: Mapping[str, Text] = field(default_factory=dict)
     figure_limits: Mapping[str, str] = field(default_factory=dict)
     facts: Mapping[str, Text] = field(default_factory=dict)
+    side_figures: Mapping[str, Text] = field(default_factory=dict)
+    card_sets: Mapping[str, Text] = field(default_factory=dict)
+    suits: Mapping[str, Text] = field(default_factory=dict)
+    trick: Mapping[str, str] = field(default_factory=dict)
     value_names: Mapping[str, Mapping[str, Text]] = field(default_factory=dict)
     seat_facts: Mapping[str, Text] = field(default_factory=dict)
     card_facts: Mapping[str, Text] = field(default_factory=dict)
@@ -118,10 +134,16 @@ class Words:
     hidden: Mapping[str, str] = field(default_factory=dict)
 
     def said(
-        self, command: str, word: str, earlier: Sequence[str] = (), form: str = "button"
+        self,
+        command: str,
+        word: str,
+        earlier: Sequence[str] = (),
+        form: str = "button",
+        phase: str | None = None,
     ) -> Text | None:
         """How ``word`` of ``command`` is named after the ``earlier`` words of its auction
-        (``form``: ``"button"`` or ``"badge"``), or None if it has no name.
+        (``form``: ``"button"`` or ``"badge"``), said in ``phase`` (``phase_commands``), or None
+        if it has no name.
 
         >>> words = Words(
         ...     commands={"bid": {"pass": Said(("不包", "No bid"), ("不包", "No bid"))}},
@@ -131,7 +153,8 @@ class Words:
         (('不包', 'No bid'), ('不反包', 'No counter'))
         """
         answer = self.answers.get(command, {}).get(word)
-        found = (
+        in_phase = self.phase_commands.get(phase, {}).get(command, {}).get(word) if phase else None
+        found = in_phase or (
             answer
             if answer is not None and any(w != word for w in earlier)
             else self.commands.get(command, {}).get(word)
@@ -150,6 +173,8 @@ class Words:
             self.seat_marks,
             self.seat_figures,
             self.facts,
+            self.side_figures,
+            self.card_sets,
             self.seat_facts,
             self.card_facts,
             self.lines,
@@ -157,7 +182,7 @@ class Words:
             self.hidden,
         )
         return frozenset(k for mapping in keyed for k in mapping) | frozenset(
-            self.figure_limits.values()
+            [*self.figure_limits.values(), *self.trick.values()]
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -177,7 +202,7 @@ def _json(value: Any) -> Any:
 
 
 # the fields whose values are mappings of mappings: merged one level deeper
-_NESTED = frozenset({"commands", "answers", "value_names", "groups"})
+_NESTED = frozenset({"commands", "phase_commands", "answers", "value_names", "groups"})
 
 
 def merged(*parts: Words) -> Words:

@@ -52,6 +52,7 @@ from paiju.sides import Sides
 from paiju.table import Changes, Config, GameInfo, OptionLabel, Variant, copy_with
 from paiju.tricks import (
     TRICK_WORDS,
+    TRUMP,
     FollowRules,
     TrickGame,
     TrickState,
@@ -362,6 +363,9 @@ WORDS = merged(
                 },
             }
         },
+        phase_commands={
+            "exchange": {"bid": {PASS: Said(("不扣王", "Bury none"), ("不扣王", "No jokers"))}}
+        },
         auctions={"bids": "bid"},
         help={
             "declare": (
@@ -402,7 +406,6 @@ WORDS = merged(
             "hunpai": ("混牌（级牌）", "level rank"),
             "tribute_paid": ("本局喝血张数", "tribute cards this hand"),
             "blood": ("下局血数", "blood owed next hand"),
-            "attack_points": ("抓分方得分", "attackers' points"),
             "ganguo": ("干锅", "干锅 (kitty not exchanged)"),
         },
         value_names={
@@ -411,13 +414,20 @@ WORDS = merged(
             "hunpai": {"T": ("10", "10")},
         },
         seat_figures={"seat_levels": ("级别", "level")},
+        side_figures={"side_levels": ("级别", "level"), "side_points": ("得分", "points")},
+        suits={
+            **{str(i): (sym, sym) for i, sym in enumerate("♠♥♣♦")},
+            str(TRUMP): ("主牌", "trumps"),
+        },
+        trick={"top": "winning"},
+        card_sets={
+            "kitty": ("底牌", "the kitty"),
+            "buried": ("你扣下的底牌", "the kitty you buried"),
+            "flipped": ("翻出的底牌", "kitty cards turned"),
+        },
         hidden={
-            "side_levels": "each side's level, shown on its seats (seat_levels)",
-            "kitty": "the kitty, when it is shown",
-            "buried": "the kitty the dealer buried, in the dealer's own view while it is hidden",
-            "flipped": "the kitty cards turned to choose the first dealer",
+            "attack_points": "the attackers' points: their side's points (side_points)",
             "declaration": "the declaration on top: its badge in the auction (bids)",
-            "side_points": "each side's points captured",
             "exchanges": "who buried how many jokers for kitty cards",
             "match_winner": "the side that won the match",
         },

@@ -1,0 +1,396 @@
+"""葫芦岛打棒 in the browser: a whole hand clicked through in Chromium. Seat 0 grabs the first
+hand's trumps with 亮大王 (the declaring window's buttons are exactly the engine's legal words),
+buries the kitty on the bury screen (exactly 8 cards selected: the counter, and the engine's own
+refusal while the selection cannot be buried), the others may bury jokers for kitty cards, then
+the tricks are played by clicking to the score sheet. At every phase both sizes (1280×800 and
+390×844) are checked from the elements' boxes: every control inside the viewport, the phone's
+cards at least 32 px to tap, the levels of both sides, the trump suit and the level rank on
+screen. A spectator watches throughout and never sees a hand nor the buried kitty before it is
+shown.
+
+The deals are random: the test deals tables (through the API, as a second browser would) until
+seat 0 is the first to hold a big joker, so that it grabs and deals (a deal that does not fit is
+left as it is; its bots wait for seat 0). The match is one hand long (the option ``hands``).
+
+The second test deals until a bot deals and seat 0, holding jokers, is offered the others' joker
+exchange (扣王换底): it buries one, and the kitty is shown to everyone.
+
+Screenshots: ``dabang-declare``, ``dabang-bury``, ``dabang-play``, ``dabang-spectator``,
+``dabang-score``, ``dabang-exchange`` at 390 and 1280 px (and ``layout-dabang-<phase>-<size>``
+from the fit checks).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+from e2e.conftest import WIDTHS, Browsers
+from e2e.stack import Stack, open_lobby, sit_as
+from e2e.test_banzipao import (
+    STATE,
+    TURN_OR_SHEET,
+    Hand,
+    dealt_view,
+    frames_of,
+    server_moves,
+    shoot_both,
+    state,
+    watch,
+)
+from e2e.test_dagong import click_selection, take_turn
+from e2e.test_layout import SIZES, check_fits, settle
+from e2e.test_play import (
+    after_move,
+    click_card,
+    diagnose,
+    selected,
+    spectator_frames_checked,
+    version,
+)
+
+GAME = "dabang"
+KITTY = 8
+MY_TURN = f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'"
+
+
+def table_where_i_grab(stack: Stack, page: Any, attempts: int = 40) -> str:
+    """A one-hand table with me in seat 0 and bots in the others, dealt so that seat 0 is the
+    first to have drawn a big joker (it speaks first in the declaring window), opened in the
+    page with my seat's token."""
+    for _ in range(attempts):
+        table = stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 1}})
+        joined = stack.api(
+            f"/api/tables/{table['id']}/seats",
+            {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},
+        )
+        stack.api(f"/api/tables/{table['id']}/bots", {})
+        view = dealt_view(stack, table["id"])
+        if view["phase"] == "declare" and view["turn"] == 0:
+            sit_as(page, stack, table["id"], 0, joined["token"])
+            page.wait_for_function(MY_TURN)
+            return str(table["id"])
+    raise AssertionError(f"no deal in {attempts} let seat 0 grab first")
+
+
+def always_visible(page: Any, where: str, problems: list[str]) -> list[str]:
+    """Both sides' levels and points, the trump suit (once known) and the level rank are on
+    screen, inside the viewport with the page scrolled to its top. The keys found."""
+    boxes = page.evaluate(
+        """() => {
+          window.scrollTo(0, 0);
+          const vh = window.innerHeight, vw = document.documentElement.clientWidth;
+          const sel = '#board .side-panel [data-key], #board .announcements [data-key]';
+          return [...document.querySelectorAll(sel)].map((el) => {
+            const r = el.getBoundingClientRect();
+            return { key: el.dataset.key, text: el.textContent.trim(),
+                     inside: r.width > 0 && r.top >= 0 && r.bottom <= vh && r.left >= 0
+                       && r.right <= vw };
+          });
+        }"""
+    )
+    keys = [b["key"] for b in boxes]
+    if keys.count("side_levels") != 2 or keys.count("side_points") != 2:
+        problems.append(f"{where}: both sides' levels and points are not shown: {keys}")
+    if "hunpai" not in keys:
+        problems.append(f"{where}: the level rank is not shown: {keys}")
+    for box in boxes:
+        if box["key"] in ("side_levels", "side_points", "trump", "hunpai") and not box["inside"]:
+            problems.append(f"{where}: {box['key']} {box['text']!r} is off screen")
+    return keys
+
+
+def speak(page: Any, hand: Hand, choice: str = "pass") -> dict[str, Any]:
+    """Say a word of the declaring window or the exchange by clicking its button: the buttons
+    shown must be exactly the legal words (the engine worker's and the server's); ``choice`` if
+    it is one of them, else the first."""
+    before = version(page)
+    page.wait_for_selector("#speak[data-type='bid'] button[data-bid]")
+    s = state(page)
+    buttons = page.locator("#speak button[data-bid]")
+    shown = sorted(buttons.nth(i).get_attribute("data-bid") or "" for i in range(buttons.count()))
+    said = {
+        "phase": s["view"]["phase"],
+        "legal": sorted(m["bid"] for m in s["moves"] if m["type"] == "bid"),
+        "server": sorted(m["bid"] for m in server_moves(hand) if m["type"] == "bid"),
+        "shown": shown,
+        "labels": [buttons.nth(i).inner_text() for i in range(buttons.count())],
+        "play_hidden": page.locator("#play").is_hidden(),
+        "help": page.inner_text("#speak .word-help"),
+    }
+    hand.bids.append(said)
+    pick = choice if choice in shown else shown[0]
+    page.click(f"#speak button[data-bid='{pick}']")
+    after_move(page, before)
+    return said
+
+
+# a card of a stacked hand is covered below its corner by the row under it, by design: that
+# check of test_layout's is replaced by ``corners_uncovered``
+STACKED_CARD_COVERED = re.compile(r": (?:[3-9TJQKA2][SHCD]|BJ|RJ) '[^']*' is covered$")
+
+CORNERS = """() => {
+  window.scrollTo(0, 0);
+  return [...document.querySelectorAll('#hand .card[data-index]')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + 5, r.top + 10);
+    return { code: el.dataset.code, ok: !!hit && (hit === el || el.contains(hit)) };
+  });
+}"""
+
+
+def corners_uncovered(page: Any, where: str, problems: list[str]) -> None:
+    """Every card of the hand shows its corner (rank and suit), where a tap lands on it."""
+    covered = [c["code"] for c in page.evaluate(CORNERS) if not c["ok"]]
+    if covered:
+        problems.append(f"{where}: the corners of {covered} are covered")
+
+
+def checked(
+    page: Any, artifacts: Path, name: str, problems: list[str], trumps: bool = True
+) -> None:
+    """test_layout's fit checks at both sizes, the hand's corners, and the figures always shown."""
+    found: list[str] = []
+    check_fits(page, artifacts, name, found)
+    problems.extend(p for p in found if not STACKED_CARD_COVERED.search(p))
+    for width, height in SIZES.values():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"window.innerWidth === {width}")
+        settle(page)
+        corners_uncovered(page, f"{name} at {width}", problems)
+        keys = always_visible(page, f"{name} at {width}", problems)
+        if trumps and "trump" not in keys:
+            problems.append(f"{name} at {width}: the trump suit is not shown: {keys}")
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+    settle(page)
+
+
+def bury(page: Any, artifacts: Path, problems: list[str]) -> dict[str, Any]:
+    """The bury screen: select seven cards (the counter says 7/8, 扣底 stays disabled and the
+    engine's reason is shown), then the eighth, and bury them."""
+    before = version(page)
+    page.wait_for_selector("#counter:not([hidden])")
+    s = state(page)
+    burial = next(m["cards"] for m in s["moves"] if m["type"] == "play")
+    assert len(burial) == KITTY
+    click_selection(page, tuple(burial[:-1]))
+    page.wait_for_function(f"{STATE}.check && {STATE}.check.ok === false")
+    seven = {
+        "counter": page.inner_text("#counter"),
+        "play_disabled": page.locator("#play").is_disabled(),
+        "reason": page.inner_text("#reason"),
+        "code": page.get_attribute("#reason", "data-code"),
+    }
+    shoot_both(page, artifacts, "dabang-bury")
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+    hand = list(state(page)["hand"])
+    chosen = set(selected(page))
+    last = next(i for i, c in enumerate(hand) if c == burial[-1] and i not in chosen)
+    click_card(page, last)
+    page.wait_for_function("!document.querySelector('#play').disabled")
+    eight = {"counter": page.inner_text("#counter"), "reason": page.inner_text("#reason")}
+    checked(page, artifacts, "dabang-bury", problems)
+    page.click("#play")
+    after_move(page, before)
+    return {"burial": sorted(burial), "seven": seven, "eight": eight}
+
+
+def check_spectator(page: Any, watcher: Any) -> dict[str, Any]:
+    """At a moment of rest, the spectator's page has drawn the same version and shows no hand,
+    no open hand and no buried kitty."""
+    v = state(page)["view"]["version"]
+    watcher.wait_for_function(
+        f"Number(document.querySelector('#board .board')?.dataset.version) >= {v}"
+    )
+    view: dict[str, Any] = state(watcher)["view"]
+    assert view["seat"] is None and view["hand"] is None and view["hands"] is None
+    assert view["buried"] is None
+    assert watcher.locator("#hand").count() == 0
+    assert watcher.locator(".open-hand").count() == 0
+    return view
+
+
+def test_a_whole_hand_is_declared_buried_and_played_by_clicking(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    page, player = browsers.page(WIDTHS["desktop"], 800)
+    open_lobby(page, stack, GAME)
+    problems: list[str] = []
+    table = table_where_i_grab(stack, page)
+    watcher, spectator = browsers.page(WIDTHS["desktop"], 800)
+    watch(watcher, stack, table)
+    hand = Hand(table, player, spectator)
+
+    # the declaring window: 亮大王 or 不亮, the engine's own words
+    checked(page, artifacts, "dabang-declare", problems, trumps=False)
+    shoot_both(page, artifacts, "dabang-declare")
+    said = speak(page, hand, choice="liang")
+    assert said["shown"] == said["legal"] == said["server"] == ["liang", "pass"], said
+    assert "亮大王" in said["labels"] and "不亮" in said["labels"] and said["play_hidden"]
+    assert "抢亮大王" in said["help"]
+
+    # the bury screen
+    page.wait_for_function(MY_TURN)
+    assert state(page)["view"]["phase"] == "bury"
+    assert state(page)["view"]["dealer"] == 0
+    kitty_shown = state(watcher)["view"]["kitty"]
+    buried = bury(page, artifacts, problems)
+    assert buried["seven"]["play_disabled"]
+    assert buried["seven"]["code"] == "bury_eight", buried
+    assert "7" in buried["seven"]["counter"] and "8" in buried["seven"]["counter"]
+    assert "8 / 8" in buried["eight"]["counter"] or "8/8" in buried["eight"]["counter"]
+
+    # the tricks, to the score sheet
+    played = hand.played
+    assert played is not None
+    seen: set[str] = set()
+    phases = []
+    for _ in range(400):
+        page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
+        if page.locator("#score-sheet").count():
+            break
+        view = state(page)["view"]
+        phases.append(view["phase"])
+        if view["phase"] in ("declare", "exchange"):
+            speak(page, hand)
+            continue
+        assert view["phase"] == "play", view["phase"]
+        shown = check_spectator(page, watcher)
+        if view["phase"] not in seen and view["lead"] is not None:
+            seen.add(view["phase"])
+            checked(page, artifacts, "dabang-play", problems)
+            # the trick area: the led suit, and who is on top of the trick so far
+            info = page.locator("#board .lead-info")
+            assert info.locator(".lead-suit").get_attribute("data-suit") == str(
+                view["lead"]["suit"]
+            )
+            top = info.locator(".trick-top").get_attribute("data-seat")
+            assert top == str(view["winning"]), (top, view["winning"])
+            # both sides' levels and captured points, my side (seats 0 and 2) first
+            for key in ("side_levels", "side_points"):
+                shown_values = page.eval_on_selector_all(
+                    f"#board .side-panel [data-key='{key}'] b", "els => els.map(e => e.textContent)"
+                )
+                assert shown_values == [str(v) for v in view[key]], (key, shown_values)
+            shoot_both(page, artifacts, "dabang-play")
+            shoot_both(watcher, artifacts, "dabang-spectator")
+            page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+            watcher.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+            assert shown["kitty"] == [] or shown["exchanges"], shown
+        take_turn(page, played)
+    else:
+        raise AssertionError(f"no score sheet: {diagnose(page)}")
+    assert "play" in seen
+    checked(page, artifacts, "dabang-score", problems)
+    shoot_both(page, artifacts, "dabang-score")
+    # the replay opens from the sheet, every hand open a few plays into the tricks
+    page.click("#open-replay")
+    page.wait_for_selector(".replay-page[data-ready='1']")
+    log_events = stack.api(f"/api/tables/{table}/log")["events"]
+    step = next(i for i, e in enumerate(log_events) if e["type"] == "played") + 6
+    page.fill("#replay-slider", str(step))
+    page.wait_for_selector(f".replay-page[data-step='{step}']")
+    assert page.locator(".seat .open-hand").count() == 4
+    shoot_both(page, artifacts, "dabang-replay")
+    # its log names the words of the exchange as said there (不扣王), not as in the declaring
+    lines = page.eval_on_selector_all(".replay-log li", "els => els.map(e => e.textContent)")
+    buried_at = next(i for i, line in enumerate(lines) if "扣底" in line)
+    first_play = next(i for i, line in enumerate(lines) if " 出 " in line)
+    exchange_lines = lines[buried_at + 1 : first_play]
+    kinds = [e["type"] for e in log_events]
+    spoken_after = kinds[kinds.index("buried") :].count("bid_made")  # 0 if no exchange round
+    assert len(exchange_lines) == spoken_after, (exchange_lines, spoken_after)
+    assert all("不亮" not in line for line in exchange_lines), exchange_lines
+
+    # every card of my hand went out by my clicks: the 8 buried, then 52 in the tricks
+    log = stack.api(f"/api/tables/{table}/log")["events"]
+    mine = [e for e in log if e["type"] == "played" and e["seat"] == 0]
+    assert sum(len(e["cards"]) for e in mine) == 52 and len(mine) == played.turns
+    burials = [e for e in log if e["type"] == "buried"]
+    assert [(e["seat"], sorted(e["cards"])) for e in burials] == [(0, buried["burial"])]
+
+    # the spectator: the kitty shown before the burial, never a hand nor the buried kitty
+    frames = frames_of(spectator, table)
+    assert frames
+    assert all(f["view"]["buried"] is None for f in frames)
+    assert kitty_shown and len(kitty_shown) == KITTY
+    # with four decks a card is hidden only while all four copies are held; the kitty shown
+    # (while the dealer holds it) is public, so those frames are checked for hands alone
+    kitty_frames = [f for f in frames if f["view"]["kitty"]]
+    assert kitty_frames
+    assert all(f["view"]["hand"] is None and f["view"]["hands"] is None for f in kitty_frames)
+    quiet = [f for f in frames if not f["view"]["kitty"]]
+    assert len(spectator_frames_checked(stack, table, quiet)) > 20
+    assert not problems, "\n".join(problems)
+
+
+def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 40) -> str:
+    """A one-hand table with me in seat 0 where a bot grabs first and deals, and I am asked
+    whether to bury jokers (I hold some, and the dealer's burial allows the exchange)."""
+    for _ in range(attempts):
+        table = stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 1}})
+        joined = stack.api(
+            f"/api/tables/{table['id']}/seats",
+            {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},
+        )
+        stack.api(f"/api/tables/{table['id']}/bots", {})
+        view = dealt_view(stack, table["id"])
+        if view["phase"] == "declare" and view["turn"] == 0:
+            continue  # I would grab: left as it is
+        sit_as(page, stack, table["id"], 0, joined["token"])
+        page.wait_for_function(f"{MY_TURN} && {STATE}.view.phase !== 'declare'")
+        if state(page)["view"]["phase"] == "exchange":
+            return str(table["id"])
+    raise AssertionError(f"no deal in {attempts} offered seat 0 the joker exchange")
+
+
+def test_the_others_joker_exchange_is_offered_with_the_engines_words(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    """Not the dealer, holding jokers: the exchange window offers 不扣王 and 扣1…n张王 (exactly the
+    engine's words, in English after the switch), the kitty is hidden before and shown to
+    everyone after I bury one, and I take back one card (my hand stays at 52)."""
+    page, player = browsers.page(WIDTHS["desktop"], 800)
+    open_lobby(page, stack, GAME)
+    table = table_where_a_bot_deals(stack, page)
+    watcher, spectator = browsers.page(WIDTHS["desktop"], 800)
+    watch(watcher, stack, table)
+    hand = Hand(table, player, spectator)
+    problems: list[str] = []
+    before = state(page)
+    assert before["view"]["dealer"] != 0 and before["view"]["kitty"] == []
+    assert before["view"]["buried"] is None  # the dealer's burial is his alone
+    jokers = sum(1 for c in before["hand"] if c in ("BJ", "RJ"))
+    checked(page, artifacts, "dabang-exchange", problems)
+    shoot_both(page, artifacts, "dabang-exchange")
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+    # in English, the same buttons say the engine's English words
+    page.click("#lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    english = page.eval_on_selector_all(
+        "#speak button[data-bid]", "els => els.map(e => e.textContent)"
+    )
+    assert "Bury none" in english and "Bury 1 jokers" in english, english
+    page.click("#lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+    said = speak(page, hand, choice="bury1")
+    assert said["phase"] == "exchange"
+    assert said["shown"] == said["legal"] == said["server"], said
+    assert said["shown"] == sorted(["pass", *(f"bury{n}" for n in range(1, min(jokers, 8) + 1))])
+    assert "扣1张王" in said["labels"] and "不扣王" in said["labels"]
+    page.wait_for_function(f"{STATE}.view.exchanges.some(([s]) => s === 0)")
+    after = state(page)
+    assert len(after["hand"]) == 52
+    assert sum(1 for c in after["hand"] if c in ("BJ", "RJ")) == jokers - 1
+    # the kitty is public now: the spectator's page lists it
+    watcher.wait_for_function(
+        f"Number(document.querySelector('#board .board')?.dataset.version) >= "
+        f"{after['view']['version']}"
+    )
+    kitty = state(watcher)["view"]["kitty"]
+    assert len(kitty) == KITTY and ("BJ" in kitty or "RJ" in kitty), kitty
+    assert watcher.locator(".announcements [data-key='kitty']").count() == 1
+    assert all(f["view"]["buried"] is None for f in frames_of(spectator, table))
+    assert not problems, "\n".join(problems)
