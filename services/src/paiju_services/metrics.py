@@ -64,7 +64,13 @@ for _result in ("accepted", "duplicate"):
 
 def serve(port: int, host: str = "127.0.0.1") -> None:
     """Serve ``/metrics`` on ``host:port`` in a thread of this process (0: no endpoint). Metrics
-    listen on the loopback by default: a scraper on the host, or a sidecar, reads them."""
-    if port:
+    listen on the loopback by default: a scraper on the host, or a sidecar, reads them. A port
+    already taken (another exporter) is logged, and the service runs without its metrics."""
+    if not port:
+        return
+    try:
         start_http_server(port, addr=host)
-        log(logger, "metrics served", port=port)
+    except OSError as exc:  # the port is taken: the service runs on, without its metrics
+        log(logger, "metrics not served", logging.WARNING, port=port, error=repr(exc))
+        return
+    log(logger, "metrics served", port=port)
