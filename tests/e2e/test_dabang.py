@@ -176,7 +176,11 @@ def bury(page: Any, artifacts: Path, problems: list[str]) -> dict[str, Any]:
     burial = next(m["cards"] for m in s["moves"] if m["type"] == "play")
     assert len(burial) == KITTY
     click_selection(page, tuple(burial[:-1]))
-    page.wait_for_function(f"{STATE}.check && {STATE}.check.ok === false")
+    page.wait_for_function(  # the page has caught up with the seventh click
+        f"document.querySelectorAll('#hand .card.selected').length === {KITTY - 1}"
+        f" && document.querySelector('#counter').textContent.includes('{KITTY - 1}')"
+        f" && {STATE}.check && {STATE}.check.ok === false"
+    )
     seven = {
         "counter": page.inner_text("#counter"),
         "play_disabled": page.locator("#play").is_disabled(),
