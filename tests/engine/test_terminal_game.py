@@ -151,7 +151,8 @@ def test_a_bot_burying_the_kitty_is_told_without_its_cards() -> None:
         state, _ = api.apply(state, command)
     seat = api.to_move(state)
     burial = bots.choose(state, seat)
-    line = _bot_line(state, burial, seat, ["", "", "", ""], game.words, "both")
+    events = api.decide(state, burial)
+    line = _bot_line(state, burial, events, seat, ["", "", "", ""], game.words, "both")
     assert "扣底" in line and "bur" in line
     zh, en = card_names(burial.cards, "zh"), card_names(burial.cards, "en")
     assert not [name for name in zh.split() + en.split() if name in line]

@@ -262,6 +262,7 @@ def _done_text(command: Command, words: Words, lang: str, earlier: Sequence[str]
 def _bot_line(
     state: TableState,
     command: Command,
+    events: Sequence[Event],
     seat: int,
     seat_names: list[str | Text],
     words: Words,
@@ -269,8 +270,8 @@ def _bot_line(
 ) -> str:
     """What a bot did, as the person at the table may know it: a play shown on the table (a
     ``played`` event) by its cards, a word by its name; any other play (burying a kitty) only as
-    its events tell it in the game's words, never by the cards the command names."""
-    events = api.decide(state, command) if isinstance(command, Play) else []
+    its events tell it in the game's words, never by the cards the command names. ``state`` is
+    the table before the command, ``events`` what it caused."""
     if isinstance(command, Play) and not any(e.TYPE == "played" for e in events):
         return "；".join(_say(event_line(e, words, seat_names), lang) for e in events)
     said = _earlier(words, api.view(state, None), command.TYPE)
@@ -384,7 +385,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
             assert seat is not None
             if seat != human:
                 command = bots.choose(state, seat)
-                print(_bot_line(state, command, seat, seat_names, words, lang), file=out)
+                after, new = api.apply(state, command)  # decided once, told, then recorded
+                print(_bot_line(state, command, new, seat, seat_names, words, lang), file=out)
+                state = after
+                record(new)
+                continue
             else:
                 view = api.view(state, human)
                 print(_table_line(state, view, human, lang), file=out)
