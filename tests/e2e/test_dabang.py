@@ -373,6 +373,9 @@ def test_the_others_joker_exchange_is_offered_with_the_engines_words(
     # in English, the same buttons say the engine's English words
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'en'")
+    page.wait_for_function(  # every button redrawn: 不扣王 and one per joker held
+        f"document.querySelectorAll('#speak button[data-bid]').length === {jokers + 1}"
+    )
     english = page.eval_on_selector_all(
         "#speak button[data-bid]", "els => els.map(e => e.textContent)"
     )

@@ -63,7 +63,7 @@ def readings_by_cards(moves: list[dict[str, Any]]) -> dict[tuple[str, ...], list
     return {cards: r for cards, r in found.items() if len(r) > 1}
 
 
-def lead_with_readings(stack: Stack, page: Any, attempts: int = 80) -> tuple[str, tuple[str, ...]]:
+def lead_with_readings(stack: Stack, page: Any, attempts: int = 250) -> tuple[str, tuple[str, ...]]:
     """A table where I say 不独 and then lead, holding a selection with several readings. A deal
     that does not fit is left as it is (its bots wait for seat 0)."""
     for _ in range(attempts):
