@@ -298,7 +298,12 @@ def test_a_hand_dealt_with_a_xi_shows_its_bonus_lines_on_the_sheet(
             const game = (await catalog()).find((g) => g.id === id);
             const ctx = { view, words: game.words, names: [], kinds: ["bot", "bot", "bot", "bot"] };
             const sheet = scoreSheet(ctx, { final: true });
-            document.querySelector("main, body").replaceChildren(sheet);
+            // drawn over the lobby, not in its place: the page's own code goes on updating
+            // the header (the engine's status) and the lobby while the sheet is shown
+            const host = document.createElement("div");
+            host.style.cssText = "position:fixed;inset:0;overflow:auto;z-index:50;background:var(--felt, #1c2b2a)";
+            host.append(sheet);
+            document.body.append(host);
             return [...sheet.querySelectorAll(".line-reason")].map((e) => e.textContent);
         }""",
         [view, GAME],
