@@ -7,7 +7,8 @@ gets, and each process with its number of copies), then:
    a system nats-server older than 2.12 lacks atomic batches and is refused) and waits for it;
 2. starts every copy of every service as its own process, each logging JSON lines to a file;
 3. waits for the gateways to answer ``/api/health`` and prints the URL;
-4. restarts a service copy that dies (with a backoff), like a small supervisor;
+4. restarts any child that dies, a service copy or a nats-server node (with a backoff), like a
+   small supervisor;
 5. on Ctrl-C (SIGINT) or SIGTERM stops the gateways, the bots, the table services, then NATS,
    each with SIGTERM and a grace period, and exits 0.
 
@@ -177,6 +178,22 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
     return servers, services, urls
 
 
+def revive(child: Child) -> None:
+    """Start a dead child again, after a backoff that doubles with each restart (at most 30 s).
+    A nats-server node is restarted like a service copy: on a cluster the two healthy nodes keep
+    serving meanwhile, and the node catches up from them when it is back."""
+    if child.alive():
+        return
+    delay = min(2**child.restarts, 30)
+    if time.monotonic() - child.started < delay:
+        return
+    code = child.proc.returncode if child.proc else None
+    child.restarts += 1
+    say(f"{child.name} exited ({code}); restarting (#{child.restarts})")
+    child.start()
+    say(f"started {child.name} (pid {child.proc.pid if child.proc else '?'}), log {child.log_path}")
+
+
 def run(config_path: Path, port_offset: int = 0) -> int:
     servers, services, urls = build(config_path, port_offset)
     stopping = False
@@ -211,20 +228,9 @@ def run(config_path: Path, port_offset: int = 0) -> int:
         say("press Ctrl-C to stop")
         while not stopping:
             time.sleep(0.2)
-            for child in services:
-                if stopping or child.alive():
-                    continue
-                code = child.proc.returncode if child.proc else None
-                delay = min(2**child.restarts, 30)
-                if time.monotonic() - child.started < delay:
-                    continue
-                child.restarts += 1
-                say(f"{child.name} exited ({code}); restarting (#{child.restarts})")
-                child.start()
-            for child in servers:
-                if not stopping and not child.alive():
-                    say(f"{child.name} exited; stopping everything (see {child.log_path})")
-                    stopping = True
+            for child in servers + services:
+                if not stopping:
+                    revive(child)
         return 0
     finally:
         say("stopping")

@@ -1,0 +1,55 @@
+"""The launcher as a supervisor: a nats-server that dies is started again (the services reconnect
+and the tables go on), instead of the whole system being stopped."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+from pathlib import Path
+
+from e2e.stack import running_stack, wait_until
+
+STARTED = re.compile(r"started (nats-\S+) \(pid (\d+)\)")
+
+
+def nats_pids(log: Path) -> list[int]:
+    """The pids the launcher gave for its nats-server, in the order it started them."""
+    return [int(m[2]) for m in STARTED.finditer(log.read_text())]
+
+
+def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
+    tmp_path: Path,
+) -> None:
+    with running_stack(tmp_path, bot_delay=0) as stack:
+        first = nats_pids(stack.log)
+        assert len(first) == 1, stack.log.read_text()
+        os.kill(first[0], signal.SIGKILL)
+
+        pids = wait_until(
+            lambda: (p := nats_pids(stack.log)) and len(p) == 2 and p,
+            30,
+            "the launcher to start nats-server again",
+        )
+        assert pids[1] != pids[0]
+        assert stack.proc.poll() is None, "the launcher stopped"
+        assert "restarting (#1)" in stack.log.read_text()
+
+        def healthy() -> bool:
+            try:
+                return bool(stack.api("/api/health")["status"] == "ok")
+            except OSError:
+                return False
+
+        wait_until(healthy, 60, "the services to reconnect to the restarted nats-server")
+        created = stack.api("/api/tables", {"game": "guanpai", "players": 3})
+        owner = created.get("owner_token")
+        body: dict[str, object] = {"owner_token": owner} if owner else {}
+        stack.api(f"/api/tables/{created['id']}/bots", body)
+
+        def finished() -> bool:
+            return bool(stack.api(f"/api/tables/{created['id']}")["status"] == "finished")
+
+        wait_until(finished, 90, "a bot match to finish after the restart", interval=0.3)
+        totals = stack.api(f"/api/tables/{created['id']}")["totals"]
+        assert sum(totals) == 0, totals  # a whole match was scored (guanpai pays zero-sum)
