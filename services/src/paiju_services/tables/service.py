@@ -643,7 +643,10 @@ class TableService:
         if table is None:
             loaded = await load(self.store, table_id)
             if loaded is None:
-                raise ServiceError("table_not_found", table=table_id)
+                # the directory knows the table but the replica that answered holds none of its
+                # log yet (a lagging follower of a clustered stream): retryable, never final
+                await self._meta(table_id)  # table_not_found when the directory does not know it
+                raise StoreError(f"load {table_id}: the log is not on this replica yet")
             self.cache.put(table_id, loaded)
             table = loaded
         return table
