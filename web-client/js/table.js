@@ -282,7 +282,9 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       conn.textContent = t("disconnected");
       conn.dataset.state = "closed";
       s.pending = null;
-      const delay = Math.min(1000 * 2 ** s.retry, 10000);
+      // back soon after a gateway restarts: 250 ms doubling, capped at 2 s, with jitter so that
+      // a gateway's thousands of sockets do not all come back in the same instant
+      const delay = Math.min(250 * 2 ** s.retry, 2000) * (0.5 + Math.random() / 2);
       s.retry += 1;
       setTimeout(connect, delay);
     };
