@@ -9,7 +9,7 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck unit soak wheel bench load clean
+.PHONY: run test lint typecheck unit soak soak-services wheel bench load clean
 
 $(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,11 @@ TABLES ?= 100
 PACE ?= 0
 load: $(STAMP) wheel
 	$(PY) bench/load.py --tables $(TABLES) --pace $(PACE)
+
+## soak-services: 10 minutes of table churn (matches end and are replaced) through the whole
+## system, with each process's memory and CPU sampled every minute, and at rest at the end
+soak-services: $(STAMP) wheel
+	$(PY) bench/load.py --tables 300 --pace 0.5 --duration 600 --sample 60 --raw 0
 
 clean:
 	rm -rf $(VENV) .venv-bench .bench-engines $(WHEEL_DIR) web-client/node_modules var

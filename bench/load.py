@@ -161,6 +161,38 @@ def cpu_seconds(pid: int) -> float:
     return 0.0
 
 
+def rss_mb(pid: int) -> float:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def sample_processes(
+    root: int, every: float, samples: list[dict[str, Any]], stop: asyncio.Event
+) -> None:
+    """Every ``every`` seconds until ``stop``: each process's resident memory (MB) and the cores it
+    used since the last sample (a soak's plateau or growth, process by process)."""
+    pids = processes_of(root)
+    before = {pid: cpu_seconds(pid) for pid in pids}
+    start = last = time.monotonic()
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every)
+        now = time.monotonic()
+        pids = processes_of(root)
+        cpu_now = {pid: cpu_seconds(pid) for pid in pids}
+        rss: dict[str, float] = {}
+        cores: dict[str, float] = {}
+        for pid, name in pids.items():
+            rss[name] = rss.get(name, 0.0) + rss_mb(pid)
+            used = cpu_now[pid] - before.get(pid, cpu_now[pid])
+            cores[name] = cores.get(name, 0.0) + used / max(1e-9, now - last)
+        samples.append({"t_s": round(now - start, 1), "rss_mb": rss, "cores": cores})
+        before, last = cpu_now, now
+
+
 # --- players -----------------------------------------------------------------------------------
 
 
@@ -372,11 +404,31 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> str:
         "CPU (cores): "
         + ", ".join(f"{name} {cores:.2f}" for name, cores in sorted(out["cpu_cores"].items())),
     ]
+    if out.get("series"):
+        lines.append(soak_report(out["series"]))
     if out.get("raw_acks_per_s") is not None:
         ratio = out["moves_per_s"] / out["raw_acks_per_s"] if out["raw_acks_per_s"] else 0
         lines.append(
             f"raw JetStream acked publishes/s at {args.tables} writers: "
             f"{out['raw_acks_per_s']:.0f} (moves are {ratio:.1%} of it)"
+        )
+    return "\n".join(lines)
+
+
+def soak_report(series: list[dict[str, Any]]) -> str:
+    """Each process's resident memory over the run (MB at each sample), its growth over the second
+    half (a plateau grows little), and its cores at rest once the players are gone (the last
+    sample)."""
+    lines = ["memory (MB) at each sample; growth over the second half; cores at rest:"]
+    half = series[len(series) // 2 : -1] or series
+    for name in sorted(series[0]["rss_mb"]):
+        values = [s["rss_mb"].get(name, 0.0) for s in series[:-1]] or [0.0]
+        second = [s["rss_mb"].get(name, 0.0) for s in half]
+        growth = (second[-1] - second[0]) / second[0] if second and second[0] else 0.0
+        rest = series[-1]["cores"].get(name, 0.0)
+        lines.append(
+            f"  {name}: {' → '.join(f'{v:.0f}' for v in values)}; "
+            f"{growth:+.1%}; at rest {rest:.3f} cores"
         )
     return "\n".join(lines)
 
@@ -395,7 +447,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         pids = processes_of(root) if root else {}
         cpu_before = {pid: cpu_seconds(pid) for pid in pids}
         window_start = time.monotonic()
+        series: list[dict[str, Any]] = []
+        sampled = asyncio.Event()
+        sampler = (
+            asyncio.create_task(sample_processes(root, args.sample, series, sampled))
+            if root and args.sample
+            else None
+        )
         result = await run_task
+        if sampler is not None:
+            # one more sample with every player gone: the system at rest after the soak
+            await asyncio.sleep(args.sample)
+            sampled.set()
+            await sampler
         window = time.monotonic() - window_start
         cpu: dict[str, float] = {}
         for pid, name in pids.items():
@@ -419,6 +483,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "stuck": result["stuck"],
             "cpu_cores": cpu,
             "raw_acks_per_s": None,
+            "series": series,
         }
         if args.raw and system is not None:
             out["raw_acks_per_s"] = await raw_jetstream(system.nats_url, args.tables, args.raw)
@@ -444,6 +509,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--copies", type=int, default=1, help="copies of each service")
     parser.add_argument("--gateway", default="", help="a running gateway's URL (else start one)")
     parser.add_argument("--raw", type=float, default=5.0, help="seconds of raw JetStream (0: none)")
+    parser.add_argument(
+        "--sample",
+        type=float,
+        default=0.0,
+        help="seconds between samples of each process's memory and CPU (0: none), for a soak",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser.parse_args(argv)
