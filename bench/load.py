@@ -67,6 +67,12 @@ class System:
     nats_url: str
     proc: subprocess.Popen[bytes]
 
+    @property
+    def operator_url(self) -> str:
+        """The NATS URL with the operator's credentials the launcher generated for this run."""
+        password = (self.folder / "secrets" / "operator.password").read_text().strip()
+        return self.nats_url.replace("nats://", f"nats://operator:{password}@", 1)
+
     @classmethod
     def start(cls, copies: int) -> System:
         folder = Path(tempfile.mkdtemp(prefix="paiju-load-"))
@@ -486,7 +492,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "series": series,
         }
         if args.raw and system is not None:
-            out["raw_acks_per_s"] = await raw_jetstream(system.nats_url, args.tables, args.raw)
+            out["raw_acks_per_s"] = await raw_jetstream(system.operator_url, args.tables, args.raw)
         return out
     finally:
         if system is not None:

@@ -84,8 +84,8 @@ def meta_leader(monitors: list[int]) -> str | None:
     return None
 
 
-async def stream_leader(url: str) -> str | None:
-    nc = await nats.connect(url.split(","))
+async def stream_leader(urls: list[str]) -> str | None:
+    nc = await nats.connect(urls)
     try:
         info = await nc.jetstream().stream_info(subjects.STREAM)
         return info.cluster.leader if info.cluster else None
@@ -133,7 +133,6 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
             stderr=subprocess.STDOUT,
         )
     base = f"http://127.0.0.1:{http_port}"
-    url = ",".join(f"nats://127.0.0.1:{p}" for p in clients)
     try:
         async with httpx.AsyncClient(base_url=base, timeout=20) as http:
             deadline = time.monotonic() + 120
@@ -147,6 +146,9 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
                 assert time.monotonic() < deadline, launcher_log.read_text()[-3000:]
                 await asyncio.sleep(0.3)
 
+            # the test checks as an operator, with the credentials the launcher generated
+            operator = (tmp_path / "secrets" / "operator.password").read_text().strip()
+            urls = [f"nats://operator:{operator}@127.0.0.1:{p}" for p in clients]
             games = (await http.get("/api/games")).json()
             ws = f"ws://127.0.0.1:{http_port}"
             tables = []
@@ -170,7 +172,7 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
                 tables.append((table["id"], spectator))
 
             await asyncio.sleep(1.0)  # the tables are playing
-            leader = await stream_leader(url)
+            leader = await stream_leader(urls)
             assert leader, "the stream has no leader"
             await kill_and_wait(launcher_log, leader)
             meta = meta_leader(monitors)
@@ -181,13 +183,19 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
             for table_id, spectator in tables:
                 await spectator.close()
                 assert_every_index_once(spectator.frames)
-                assert_clean_log(await raw_log(f"nats://127.0.0.1:{clients[0]}", table_id))
+                assert_clean_log(await raw_log(urls[0], table_id))
                 text = (
                     await http.get(f"/api/tables/{table_id}/log", params={"format": "jsonl"})
                 ).text
                 report = paiju_log.audit(text.splitlines())
                 assert report.verdict == "sound", (table_id, paiju_log.describe(report))
             assert launcher.poll() is None, "the launcher stopped"
+            # every service did its work within its NATS permissions (paiju_services.access)
+            for node_log in (tmp_path / "log").glob("nats-*.log"):
+                violations = [
+                    line for line in node_log.read_text().splitlines() if "Violation" in line
+                ]
+                assert not violations, violations[:5]
             assert "restarting (#1)" in launcher_log.read_text()
     finally:
         launcher.send_signal(signal.SIGTERM)

@@ -22,6 +22,8 @@ def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
     tmp_path: Path,
 ) -> None:
     with running_stack(tmp_path, bot_delay=0) as stack:
+        # the launcher supervises once it has seen the gateway healthy itself
+        wait_until(lambda: "press Ctrl-C" in stack.log.read_text(), 30, "the launcher to be up")
         first = nats_pids(stack.log)
         assert len(first) == 1, stack.log.read_text()
         os.kill(first[0], signal.SIGKILL)

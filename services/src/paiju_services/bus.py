@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import msgspec
 import nats
@@ -43,9 +44,14 @@ async def connect(settings: Settings, name: str) -> Client:
     async def on_reconnect() -> None:
         log(logger, "nats reconnected")
 
+    credentials: dict[str, str] = {}
+    if settings.nats_user:
+        credentials["user"] = settings.nats_user
+        credentials["password"] = Path(settings.nats_password_file).read_text().strip()
     nc = await nats.connect(
         servers=nats_servers(settings),
         name=name,
+        **credentials,
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.5,
         connect_timeout=5,

@@ -16,6 +16,8 @@ REPO = Path(__file__).resolve().parents[3]
 
 class Settings(msgspec.Struct, kw_only=True):
     nats_url: str = "nats://127.0.0.1:4222"  # comma-separated for a cluster
+    nats_user: str = ""  # the service's NATS user (paiju_services.access; "": none)
+    nats_password_file: str = ""  # a file holding that user's password (the launcher writes it)
     replicas: int = 1  # of the stream and the KV buckets (3 on the cluster)
     instance: str = ""  # a name for logs; default: <service>-<host>-<pid>
     request_timeout: float = 5.0  # seconds, for NATS requests between services

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paiju_services import access
 from paiju_services.config import REPO
 
 MIN_NATS = (2, 12)
@@ -138,23 +139,40 @@ def wait_health(url: str, timeout: float, children: list[Child]) -> bool:
     return False
 
 
+def secrets_folder(config_path: Path, given: str | None) -> Path:
+    """Where a run's generated NATS credentials go: the config's ``secrets``, else var/secrets/<name>
+    for a committed deploy/ config (var/ is never committed), else beside the config."""
+    if given:
+        return REPO / given
+    if config_path.resolve().parent == (REPO / "deploy").resolve():
+        return REPO / "var" / "secrets" / config_path.stem
+    return config_path.resolve().parent / "secrets"
+
+
 def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Child], list[str]]:
     """The nats children, the service children and the gateway URLs of a config."""
     data = tomllib.loads(config_path.read_text())
     logs = REPO / data.get("logs", "var/log")
     nats_conf = data.get("nats", {})
     url = nats_conf.get("url", "nats://127.0.0.1:4222")
+    confs = [REPO / conf for conf in nats_conf.get("servers", [])]
+    # users and permissions (paiju_services.access) on the servers this config starts
+    credentials: dict[str, Path] = {}
+    secrets_dir = secrets_folder(config_path, nats_conf.get("secrets"))
+    if confs and nats_conf.get("auth", True):
+        credentials = access.write_credentials(secrets_dir)
+        say(f"NATS users and passwords of this run (access.ROLES) written to {secrets_dir}")
     servers: list[Child] = []
-    for conf in nats_conf.get("servers", []):
-        path = REPO / conf
-        name = f"nats-{path.stem}"
+    for conf in confs:
+        run_conf = access.server_conf(secrets_dir, conf) if credentials else conf
+        name = f"nats-{conf.stem}"
         servers.append(
             Child(
                 name,
-                [nats_binary(), "-c", str(path)],
+                [nats_binary(), "-c", str(run_conf)],
                 logs / f"{name}.log",
                 "nats",
-                listen_port(path),
+                listen_port(conf),
             )
         )
     flags: list[str] = ["--nats-url", url]
@@ -167,6 +185,8 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
         for i in range(int(proc.get("copies", 1))):
             name = f"{proc['name']}-{i + 1}"
             argv = [sys.executable, "-m", "paiju_services", service, *flags, "--instance", name]
+            if service in credentials:
+                argv += ["--nats-user", service, "--nats-password-file", str(credentials[service])]
             port = None
             if "port" in proc:
                 port = int(proc["port"]) + i + port_offset

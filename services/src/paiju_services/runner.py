@@ -31,7 +31,8 @@ Factory = Callable[[Settings, Client, JetStreamContext], Service]
 async def run_service(name: str, settings: Settings, factory: Factory) -> None:
     nc = await bus.connect(settings, settings.instance)
     js = nc.jetstream(timeout=settings.request_timeout)
-    await store.ensure(js, settings.replicas)
+    # the table service creates the stream and buckets; the others may not (access.ROLES)
+    await store.ensure(js, settings.replicas, create=name == "tables")
     service = factory(settings, nc, js)
     metrics.serve(settings.metrics_port)
     await service.start()

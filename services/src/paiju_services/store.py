@@ -224,9 +224,28 @@ class EventStore:
         return int(ack["seq"])
 
 
-async def ensure(js: JetStreamContext, replicas: int = 1, stream: str = subjects.STREAM) -> None:
+async def ensure(
+    js: JetStreamContext, replicas: int = 1, stream: str = subjects.STREAM, create: bool = True
+) -> None:
     """Create the stream and the KV buckets when they do not exist (every service calls this at
-    start; it is idempotent, and leaves an existing stream's settings to the operator)."""
+    start; it is idempotent, and leaves an existing stream's settings to the operator).
+    ``create=False``: a service whose NATS user may not create them (paiju_services.access) waits
+    until the table service has."""
+    if not create:
+        for attempt in range(60):
+            try:
+                await js.stream_info(stream)
+                return
+            except (
+                nats.js.errors.NotFoundError,
+                nats.errors.TimeoutError,
+                nats.js.errors.ServiceUnavailableError,
+            ) as exc:
+                log(
+                    logger, "waiting for the stream", logging.INFO, attempt=attempt, error=repr(exc)
+                )
+                await asyncio.sleep(1.0)
+        raise StoreError(f"the stream {stream} was not created")
     config = StreamConfig(
         name=stream,
         description="Paiju table logs: one subject per table, header then engine events",
@@ -244,18 +263,19 @@ async def ensure(js: JetStreamContext, replicas: int = 1, stream: str = subjects
     )
     for attempt in range(30):
         try:
-            try:
-                await js.stream_info(stream)
-            except nats.js.errors.NotFoundError:
-                with contextlib.suppress(nats.js.errors.BadRequestError):
-                    await js.add_stream(config)
-                    log(logger, "stream created", stream=stream, replicas=replicas)
+            # the buckets first: a service that waits for the stream then finds them too
             for bucket, history, description in (
                 (subjects.TABLES_BUCKET, 5, "Paiju table directory"),
                 (subjects.SECRETS_BUCKET, 1, "Paiju table secrets (base seeds)"),
                 (subjects.BOT_TOKENS_BUCKET, 1, "Paiju bots' seat tokens"),
             ):
                 await _ensure_bucket(js, bucket, history, description, replicas)
+            try:
+                await js.stream_info(stream)
+            except nats.js.errors.NotFoundError:
+                with contextlib.suppress(nats.js.errors.BadRequestError):
+                    await js.add_stream(config)
+                    log(logger, "stream created", stream=stream, replicas=replicas)
             return
         except (nats.errors.TimeoutError, nats.js.errors.ServiceUnavailableError) as exc:
             # a cluster still electing its JetStream meta leader

@@ -125,7 +125,7 @@ def create_app(settings: Settings) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         nc = await bus.connect(settings, settings.instance)
         js = nc.jetstream(timeout=settings.request_timeout)
-        await store.ensure(js, settings.replicas)
+        await store.ensure(js, settings.replicas, create=False)  # the table service creates
         tables_kv = await js.key_value(subjects.TABLES_BUCKET)
         app.state.backend = Backend(settings, nc, js, tables_kv)
         log(logger, "gateway ready", url=f"http://{settings.host}:{settings.port}/")

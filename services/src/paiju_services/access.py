@@ -1,0 +1,150 @@
+"""Who may do what on NATS: one user per service role, each allowed only the subjects its work
+needs, and the credentials the launcher generates for a run (never committed).
+
+The permission table (docs/services.md, "NATS users and permissions") is ``ROLES`` below. What it
+guarantees:
+
+- only the table service appends to the event stream (``paiju.events.>``) and reads or writes the
+  table secrets (bucket ``paiju_secrets``); it alone creates the stream and the buckets;
+- the gateway, which faces the internet, may send requests to the table service, read the event
+  stream and the table directory (``paiju_tables``), and nothing else: no append, no secret, no
+  bot token, no change to any bucket, no stream created, deleted or purged;
+- the bots service reads the stream through its own durable consumer, reads the directory and its
+  bots' seat tokens, sends commands and joins, and nothing else.
+
+A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
+violation, and a request on it gets no answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from paiju_services import subjects
+
+STREAM = subjects.STREAM
+DIRECTORY = f"KV_{subjects.TABLES_BUCKET}"
+BOT_TOKENS = f"KV_{subjects.BOT_TOKENS_BUCKET}"
+BOTS_CONSUMER = "paiju-bots"
+
+
+def _reads(stream: str) -> list[str]:
+    """Reading a stream's messages by direct get (single and batched) and by message get."""
+    return [
+        f"$JS.API.DIRECT.GET.{stream}",
+        f"$JS.API.DIRECT.GET.{stream}.>",
+        f"$JS.API.STREAM.MSG.GET.{stream}",
+        f"$JS.API.STREAM.INFO.{stream}",
+    ]
+
+
+def _consumers(stream: str, name: str = "*") -> list[str]:
+    """Creating, reading, pulling from, acknowledging and deleting consumers of a stream (all of
+    them, or the one named)."""
+    return [
+        f"$JS.API.CONSUMER.CREATE.{stream}",
+        f"$JS.API.CONSUMER.CREATE.{stream}.>",
+        f"$JS.API.CONSUMER.DURABLE.CREATE.{stream}.{name}",
+        f"$JS.API.CONSUMER.INFO.{stream}.{name}",
+        f"$JS.API.CONSUMER.DELETE.{stream}.{name}",
+        f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{name}",
+        f"$JS.ACK.{stream}.{name}.>",
+        "$JS.FC.>",
+    ]
+
+
+# role → (subjects it may publish to, subjects it may subscribe to); replies to requests it
+# receives are allowed by ``allow_responses``.
+ROLES: dict[str, tuple[list[str], list[str]]] = {
+    "tables": (
+        [
+            subjects.EVENTS_ALL,  # the one writer of the logs
+            "$JS.API.>",  # creates the stream and the buckets, reads and appends
+            "$KV.>",  # the directory, the secrets, the bots' tokens
+            "paiju.bots.fill",
+            "_INBOX.>",
+        ],
+        ["paiju.tables.>", "paiju.health.tables", "_INBOX.>"],
+    ),
+    "bots": (
+        [
+            "paiju.tables.*.command",
+            "paiju.tables.*.join",
+            "$JS.API.INFO",
+            *_reads(STREAM),
+            *_reads(DIRECTORY),
+            *_reads(BOT_TOKENS),
+            *_consumers(STREAM, BOTS_CONSUMER),
+            f"$KV.{subjects.BOT_TOKENS_BUCKET}.>",  # its bots' seat tokens
+            "_INBOX.>",
+        ],
+        ["paiju.bots.fill", "paiju.health.bots", "_INBOX.>"],
+    ),
+    "gateway": (
+        [
+            "paiju.tables.>",  # requests to the table service (create, join, command, bots)
+            "paiju.health.>",
+            "$JS.API.INFO",
+            *_reads(STREAM),
+            *_reads(DIRECTORY),
+            *_consumers(STREAM),  # a feed per watched table
+            *_consumers(DIRECTORY),  # the lobby's listing
+            "_INBOX.>",
+        ],
+        ["_INBOX.>"],
+    ),
+    # people and tools outside the services (an operator's shell, the tests' checks, the load
+    # tool's raw JetStream reference): everything
+    "operator": ([">"], [">"]),
+}
+
+
+def permissions(role: str) -> dict[str, object]:
+    publish, subscribe = ROLES[role]
+    return {
+        "publish": {"allow": publish},
+        "subscribe": {"allow": subscribe},
+        "allow_responses": True,
+    }
+
+
+def auth_conf(passwords: dict[str, str]) -> str:
+    """The ``authorization`` block of a nats-server config for these users (JSON is valid NATS
+    config syntax)."""
+    users = [
+        {"user": role, "password": password, "permissions": permissions(role)}
+        for role, password in passwords.items()
+    ]
+    return "authorization " + json.dumps({"users": users}, indent=2) + "\n"
+
+
+def write_credentials(folder: Path) -> dict[str, Path]:
+    """New passwords for every role, written to ``folder`` (0700): ``auth.conf`` for nats-server and
+    ``<role>.password`` (0600) for each service; returns role → its password file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    passwords = {role: secrets.token_urlsafe(24) for role in ROLES}
+    files: dict[str, Path] = {}
+    for role, password in passwords.items():
+        path = folder / f"{role}.password"
+        _write_private(path, password + "\n")
+        files[role] = path
+    _write_private(folder / "auth.conf", auth_conf(passwords))
+    return files
+
+
+def server_conf(folder: Path, base: Path) -> Path:
+    """A nats-server config in ``folder`` that is ``base`` plus the generated users."""
+    path = folder / f"{base.stem}.conf"
+    relative = os.path.relpath(base.resolve(), folder.resolve())
+    _write_private(path, f'include "{relative}"\ninclude "auth.conf"\n')
+    return path
+
+
+def _write_private(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(text)
