@@ -14,11 +14,15 @@ Sections now:
   leader's 27 cards, median and p99 (target: Pyodide median under 20 ms).
 - Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
   beside the engine of the commit before it (git archive), in alternating fresh processes.
-- Browser client (bench/browser_bench.py): page load to "engine ready" and one local validation
-  of a selection, in Debian's headless Chromium against the real stack.
+- Browser client (bench/browser_bench.py): one local validation of a selection, in Debian's
+  headless Chromium against the real stack.
+- First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
+  cold visit (empty cache) and a warm one (reload), in Chromium against the real stack.
 
 Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; every engine measured in Pyodide
-within 2x of CPython; Guanpai and Banzipao games/s within 5% of the engine before the core change.
+within 2x of CPython; Guanpai and Banzipao games/s within 5% of the engine before the core change;
+a cold first visit under 7 MB on the wire, and the engine ready within 3 s of page load on a warm
+one (`python bench/browser_bench.py --visits` runs that section alone).
 Exit status 1 if a section failed to measure; unmet targets are reported, not an error.
 """
 
@@ -52,7 +56,7 @@ GAMES_PER_S_VS_RLCARD = 2.0  # Guanpai CPython games/s must be at least this tim
 PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than CPython
 
 sys.path.insert(0, str(BENCH_DIR))
-from browser_bench import browser_section  # noqa: E402  (a sibling module of this script)
+from browser_bench import browser_section, first_visit_section  # noqa: E402  (a sibling module)
 
 
 def log(message: str) -> None:
@@ -434,6 +438,10 @@ SECTIONS: list[tuple[str, Section]] = [
     ("Dabang engine (a game is a whole match): CPython vs Pyodide", dabang_section),
     ("Engines before and after the core change (CPython)", before_and_after_section),
     ("Browser client: Chromium", browser_section),
+    (
+        "First visit: bytes on the wire and engine ready, cold and warm (Chromium)",
+        first_visit_section,
+    ),
 ]
 
 

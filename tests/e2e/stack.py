@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,23 +50,36 @@ class Stack:
     port: int
     proc: subprocess.Popen[bytes]
     log: Path
+    owners: dict[str, str] = field(default_factory=dict)  # table: owner token (tables api() made)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/"
 
-    def api(self, path: str, body: Any = None, method: str | None = None) -> Any:
+    def api(
+        self, path: str, body: Any = None, method: str | None = None, token: str | None = None
+    ) -> Any:
         """A JSON request to the gateway (for test set-up and checks, never for what the page
-        does)."""
+        does). The owner token of a table it created goes with the owner's requests to it
+        (``.../bots``, ``.../close``) unless ``token`` is given (sent as the bearer)."""
         data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        owned = re.fullmatch(r"/api/tables/([0-9a-f]{16})/(bots|close)", path)
+        if token is None and owned:
+            token = self.owners.get(owned.group(1))
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(
             self.url.rstrip("/") + path,
             data=data,
             method=method or ("POST" if data is not None else "GET"),
-            headers={"Content-Type": "application/json"},
+            headers=headers,
         )
         with urllib.request.urlopen(request, timeout=20) as response:
-            return json.loads(response.read())
+            out = json.loads(response.read())
+        if path == "/api/tables" and data is not None and isinstance(out, dict):
+            self.owners[out["id"]] = out["owner_token"]
+        return out
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -13,22 +13,34 @@ seat 0 is the first to hold a big joker, so that it grabs and deals (a deal that
 left as it is; its bots wait for seat 0). The match is one hand long (the option ``hands``).
 
 The second test deals until a bot deals and seat 0, holding jokers, is offered the others' joker
-exchange (扣王换底): it buries one, and the kitty is shown to everyone.
+exchange (扣王换底): it buries all its jokers, the kitty is shown to everyone, and when equally low
+cards of different suits are more than it takes back ("如果点数相同，花色不同，可由用户自己决定要哪张
+牌"), it chooses one with the buttons the game's words name (捡♣4); it deals again until that
+choice comes.
+
+The third test deals until nobody grabs in the first hand (seat 0 says 不亮 when asked, while the
+dealer drawn by lot wears his badge): the kitty is turned from the dealer drawn by lot and the cards
+turned are on the page, in both languages; the hand is clicked through to its score sheet, whose
+抠底/保底 line is read in Chinese and in English; after 继续, a later hand's declaring window is
+clicked with the level-card buttons until a declaration has been overcalled (by a bot over mine,
+by me over a bot's, or by me reinforcing my own) — the match has three hands, so a hand whose
+cards allow no overcall is played out and the next one tried.
 
 Screenshots: ``dabang-declare``, ``dabang-bury``, ``dabang-play``, ``dabang-spectator``,
-``dabang-score``, ``dabang-exchange`` at 390 and 1280 px (and ``layout-dabang-<phase>-<size>``
-from the fit checks).
+``dabang-score``, ``dabang-exchange``, ``dabang-pick``, ``dabang-flip``, ``dabang-sheet``,
+``dabang-overcall`` at 390 and 1280 px (and ``layout-dabang-<phase>-<size>`` from the fit checks).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack, open_lobby, sit_as
+from e2e.stack import Stack, open_lobby, sit_as, wait_until
 from e2e.test_banzipao import (
     STATE,
     TURN_OR_SHEET,
@@ -50,8 +62,12 @@ from e2e.test_play import (
     spectator_frames_checked,
     version,
 )
+from paiju.cards import SUITS, card_name, parse_card
+from paiju.games.dabang import GAME as DABANG
+from paiju.games.dabang import flip_dealer
 
 GAME = "dabang"
+WORDS = DABANG.words
 KITTY = 8
 MY_TURN = f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'"
 
@@ -216,6 +232,83 @@ def check_spectator(page: Any, watcher: Any) -> dict[str, Any]:
     return view
 
 
+LAST_TRICK = ("koudi", "koudi_x4", "baodi")
+
+
+def last_trick_line(page: Any) -> dict[str, Any]:
+    """The score sheet's 抠底/保底 line, read in Chinese, then in English (and the language switched
+    back): the reason as the game's words name it and the kitty's points, on the seat that took the
+    last trick — an attacker's on 抠底 (the seats of the attackers' points), else the dealer
+    side's."""
+    page.wait_for_selector("#score-sheet .result-lines li")
+    results = state(page)["view"]["last_hand"]["results"]
+    line = next(r for r in results if r["reason"] in LAST_TRICK)
+    attackers = {r["seat"] for r in results if r["reason"] == "points"}
+    assert (line["seat"] in attackers) == line["reason"].startswith("koudi"), results
+    read: dict[str, Any] = {"line": line}
+    for lang, index in (("zh", 0), ("en", 1)):
+        if lang == "en":
+            page.click("#lang-switch")
+            page.wait_for_function("document.documentElement.lang === 'en'")
+            page.wait_for_function(
+                "[...document.querySelectorAll('#score-sheet .result-lines li')]"
+                f".some(e => e.textContent.includes({WORDS.reasons['points'][1]!r}))"
+            )
+        items = page.eval_on_selector_all(
+            "#score-sheet .result-lines li", "els => els.map(e => e.textContent)"
+        )
+        name = WORDS.reasons[line["reason"]][index]
+        read[lang] = [i for i in items if name in i and i.endswith(str(line["value"]))]
+    page.click("#lang-switch")
+    page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+    return read
+
+
+def quick_bury(page: Any) -> None:
+    """Bury the engine's first offered burial by clicking its eight cards, then 扣底."""
+    before = version(page)
+    burial = next(m["cards"] for m in state(page)["moves"] if m["type"] == "play")
+    click_selection(page, tuple(burial))
+    page.wait_for_function("!document.querySelector('#play').disabled")
+    page.click("#play")
+    after_move(page, before)
+
+
+def play_to_sheet(page: Any, hand: Hand) -> list[str]:
+    """My turns clicked to the hand's score sheet: 不亮 / 不扣王, the engine's first burial, the
+    tricks by take_turn. The phases of my turns."""
+    played = hand.played
+    assert played is not None
+    phases = []
+    for _ in range(400):
+        page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
+        if page.locator("#score-sheet").count():
+            return phases
+        view = state(page)["view"]
+        phases.append(view["phase"])
+        if view["phase"] in ("declare", "exchange", "pick"):
+            speak(page, hand)
+        elif view["phase"] == "bury":
+            quick_bury(page)
+        else:
+            assert view["phase"] == "play", view["phase"]
+            take_turn(page, played)
+    raise AssertionError(f"no score sheet: {diagnose(page)}")
+
+
+def next_hand(page: Any, no: int) -> None:
+    """继续 on the score sheet (when the table asks for it); then the page on hand ``no``."""
+    page.wait_for_selector("#score-sheet")
+    button = page.locator("#continue")
+    if button.count():
+        button.click()
+    page.wait_for_function(
+        f"{STATE}?.view?.hand_no >= {no} && {STATE}.view.phase !== 'commit'"
+        f" && {STATE}.view.phase !== 'seeding' && !document.querySelector('#score-sheet')",
+        timeout=90_000,
+    )
+
+
 def test_a_whole_hand_is_declared_buried_and_played_by_clicking(
     browsers: Browsers, stack: Stack, artifacts: Path
 ) -> None:
@@ -289,6 +382,8 @@ def test_a_whole_hand_is_declared_buried_and_played_by_clicking(
     assert "play" in seen
     checked(page, artifacts, "dabang-score", problems)
     shoot_both(page, artifacts, "dabang-score")
+    sheet = last_trick_line(page)  # 抠底 or 保底, in both languages
+    assert len(sheet["zh"]) == len(sheet["en"]) == 1, sheet
     # the replay opens from the sheet, every hand open a few plays into the tricks
     page.click("#open-replay")
     page.wait_for_selector(".replay-page[data-ready='1']")
@@ -330,9 +425,10 @@ def test_a_whole_hand_is_declared_buried_and_played_by_clicking(
     assert not problems, "\n".join(problems)
 
 
-def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 40) -> str:
-    """A one-hand table with me in seat 0 where a bot grabs first and deals, and I am asked
-    whether to bury jokers (I hold some, and the dealer's burial allows the exchange)."""
+def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 60) -> str:
+    """A one-hand table with me in seat 0 where a bot deals (it grabbed, or won the kitty's
+    turning), and I am asked whether to bury jokers (I hold some, and the dealer's burial allows
+    the exchange)."""
     for _ in range(attempts):
         table = stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 1}})
         joined = stack.api(
@@ -345,9 +441,41 @@ def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 40) -> str:
             continue  # I would grab: left as it is
         sit_as(page, stack, table["id"], 0, joined["token"])
         page.wait_for_function(f"{MY_TURN} && {STATE}.view.phase !== 'declare'")
-        if state(page)["view"]["phase"] == "exchange":
+        s = state(page)
+        if s["view"]["phase"] == "exchange" and any(c in ("BJ", "RJ") for c in s["hand"]):
             return str(table["id"])
-    raise AssertionError(f"no deal in {attempts} offered seat 0 the joker exchange")
+    raise AssertionError(f"no deal in {attempts} offered seat 0, holding jokers, the exchange")
+
+
+def take_back(page: Any, hand: Hand, artifacts: Path, problems: list[str]) -> dict[str, Any]:
+    """My choice among equally low kitty cards (``pick``): the buttons are exactly the engine's
+    words and the server's, each named 捡 + a card as players read it; the kitty is on the page;
+    I take the last one offered, then (while a choice remains) the first. Returns what was
+    offered and taken."""
+    page.wait_for_function(f"{MY_TURN} && {STATE}.view.phase === 'pick'")
+    s = state(page)
+    kitty = s["view"]["kitty"]
+    held = Counter(s["hand"])
+    checked(page, artifacts, "dabang-pick", problems)
+    shoot_both(page, artifacts, "dabang-pick")
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+    offered = sorted(m["bid"] for m in s["moves"] if m["type"] == "bid")
+    last = max(offered, key=lambda w: [m["bid"] for m in s["moves"]].index(w))
+    said = speak(page, hand, choice=last)
+    taken = [last]
+    page.wait_for_function(f"{STATE}.view.version > {s['view']['version']}")
+    while state(page)["view"]["phase"] == "pick":  # a second choice of the same jokers
+        page.wait_for_function(MY_TURN)
+        again = speak(page, hand, choice="")
+        taken.append(again["shown"][0])
+    return {
+        "said": said,
+        "offered": offered,
+        "taken": taken,
+        "kitty": kitty,
+        "held": held,
+        "kitty_shown": page.locator(".announcements [data-key='kitty']").count(),
+    }
 
 
 def test_the_others_joker_exchange_is_offered_with_the_engines_words(
@@ -355,49 +483,255 @@ def test_the_others_joker_exchange_is_offered_with_the_engines_words(
 ) -> None:
     """Not the dealer, holding jokers: the exchange window offers 不扣王 and 扣1…n张王 (exactly the
     engine's words, in English after the switch), the kitty is hidden before and shown to
-    everyone after I bury one, and I take back one card (my hand stays at 52)."""
+    everyone after I bury my jokers, I take back as many cards (my hand stays at 52), and where
+    equally low cards of different suits are more than I take, I choose among them by the game's
+    buttons (捡♣4)."""
     page, player = browsers.page(WIDTHS["desktop"], 800)
     open_lobby(page, stack, GAME)
-    table = table_where_a_bot_deals(stack, page)
-    watcher, spectator = browsers.page(WIDTHS["desktop"], 800)
-    watch(watcher, stack, table)
-    hand = Hand(table, player, spectator)
     problems: list[str] = []
-    before = state(page)
-    assert before["view"]["dealer"] != 0 and before["view"]["kitty"] == []
-    assert before["view"]["buried"] is None  # the dealer's burial is his alone
-    jokers = sum(1 for c in before["hand"] if c in ("BJ", "RJ"))
-    checked(page, artifacts, "dabang-exchange", problems)
-    shoot_both(page, artifacts, "dabang-exchange")
+    choice: dict[str, Any] | None = None
+    for attempt in range(12):  # until a table where the equally low cards leave me a choice
+        table = table_where_a_bot_deals(stack, page)
+        watcher, spectator = browsers.page(WIDTHS["desktop"], 800)
+        watch(watcher, stack, table)
+        hand = Hand(table, player, spectator)
+        before = state(page)
+        assert before["view"]["dealer"] != 0 and before["view"]["kitty"] == []
+        assert before["view"]["buried"] is None  # the dealer's burial is his alone
+        jokers = sum(1 for c in before["hand"] if c in ("BJ", "RJ"))
+        if attempt == 0:
+            checked(page, artifacts, "dabang-exchange", problems)
+            shoot_both(page, artifacts, "dabang-exchange")
+            page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+            # in English, the same buttons say the engine's English words
+            page.click("#lang-switch")
+            page.wait_for_function("document.documentElement.lang === 'en'")
+            page.wait_for_function(  # every button redrawn: 不扣王 and one per joker held
+                f"document.querySelectorAll('#speak button[data-bid]').length === {jokers + 1}"
+            )
+            english = page.eval_on_selector_all(
+                "#speak button[data-bid]", "els => els.map(e => e.textContent)"
+            )
+            assert "Bury none" in english and "Bury 1 jokers" in english, english
+            page.click("#lang-switch")
+            page.wait_for_function("document.documentElement.lang === 'zh-CN'")
+        said = speak(page, hand, choice=f"bury{min(jokers, 8)}")
+        assert said["phase"] == "exchange"
+        assert said["shown"] == said["legal"] == said["server"], said
+        assert said["shown"] == sorted(
+            ["pass", *(f"bury{n}" for n in range(1, min(jokers, 8) + 1))]
+        )
+        assert "扣1张王" in said["labels"] and "不扣王" in said["labels"]
+        page.wait_for_function(f"{STATE}.view.exchanges.some(([s]) => s === 0)")
+        buried = next(k for s, k in state(page)["view"]["exchanges"] if s == 0)
+        if state(page)["view"]["phase"] == "pick" and state(page)["view"]["turn"] == 0:
+            choice = take_back(page, hand, artifacts, problems)
+        page.wait_for_function(f"{STATE}.view.phase !== 'pick'")
+        after = state(page)
+        assert len(after["hand"]) == 52
+        assert sum(1 for c in after["hand"] if c in ("BJ", "RJ")) == jokers - buried
+        # the kitty is public now: the spectator's page lists it
+        watcher.wait_for_function(
+            f"Number(document.querySelector('#board .board')?.dataset.version) >= "
+            f"{after['view']['version']}"
+        )
+        kitty = state(watcher)["view"]["kitty"]
+        assert len(kitty) == KITTY and ("BJ" in kitty or "RJ" in kitty), kitty
+        assert watcher.locator(".announcements [data-key='kitty']").count() == 1
+        assert all(f["view"]["buried"] is None for f in frames_of(spectator, table))
+        if choice is not None:
+            break
+        watcher.close()
+    assert choice is not None, "no deal left me a choice among equally low kitty cards"
+    # the choice: one button per card of the choice, named 捡 + the card, exactly the legal words
+    said = choice["said"]
+    assert said["phase"] == "pick" and said["shown"] == said["legal"] == said["server"], said
+    assert len(said["shown"]) >= 2 and all(w.startswith("take") for w in said["shown"]), said
+    names = {w: "捡" + card_name(parse_card(w[4:]), "zh") for w in said["shown"]}
+    assert sorted(said["labels"]) == sorted(names.values()), said
+    assert "由你决定" in said["help"] and choice["kitty_shown"] == 1
+    # the cards offered are equally low kitty cards of different suits, and I hold what I took
+    cards = [w[4:] for w in said["shown"]]
+    assert {c[0] for c in cards} == {cards[0][0]} and len({c[1] for c in cards}) == len(cards)
+    assert all(c in choice["kitty"] for c in cards)
+    gained = Counter(after["hand"]) - choice["held"]
+    assert all(gained[w[4:]] >= 1 for w in choice["taken"]), (gained, choice["taken"])
+    assert not problems, "\n".join(problems)
+
+
+# --- the first hand nobody grabs, and a later hand's declaring window ---------------------------
+
+
+def view_after(stack: Stack, table: str, version: int) -> dict[str, Any]:
+    """The table's public view once it has gone past ``version``."""
+
+    def newer() -> dict[str, Any] | None:
+        view: dict[str, Any] = stack.api(f"/api/tables/{table}/state")["view"]
+        return view if view["version"] > version else None
+
+    return wait_until(newer, 30, f"table {table} to go past version {version}")
+
+
+def table_where_nobody_grabs(
+    stack: Stack, page: Any, player: Any, attempts: int = 80
+) -> tuple[Hand, int, dict[str, Any] | None]:
+    """A three-hand table with me in seat 0 and bots in the others, whose first hand nobody grabs:
+    asked, I say 不亮 (the dealer drawn by lot wears his 随机庄家 badge meanwhile); the bots that
+    hold a big joker pass too (a deal that does not fit is left as it is). Returns the hand
+    record, the dealer drawn by lot, and my word in the window (None if I was not asked)."""
+    for _ in range(attempts):
+        table = str(
+            stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 3}})["id"]
+        )
+        joined = stack.api(
+            f"/api/tables/{table}/seats",
+            {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},
+        )
+        stack.api(f"/api/tables/{table}/bots", {})
+        view = dealt_view(stack, table)
+        lot = view["first_dealer"]
+        if lot is None:  # no big joker dealt: turned at once, the lot no longer shown
+            continue
+        hand = Hand(table, player)
+        opened, said = False, None
+        while view["phase"] == "declare":
+            if view["turn"] == 0:
+                if not opened:
+                    sit_as(page, stack, table, 0, joined["token"])
+                    opened = True
+                page.wait_for_function(MY_TURN)
+                badge = page.locator(
+                    f".seat[data-seat='{lot}'] .badge.role[data-role='first_dealer']"
+                )
+                assert badge.inner_text() == "随机庄家"
+                said = speak(page, hand, choice="pass")
+            view = view_after(stack, table, view["version"])
+        if view["flipped"]:
+            if not opened:
+                sit_as(page, stack, table, 0, joined["token"])
+            page.wait_for_selector(".announcements [data-key='flipped']")
+            return hand, lot, said
+    raise AssertionError(f"no deal in {attempts} was left ungrabbed")
+
+
+def my_declaration(s: dict[str, Any]) -> str:
+    """My word in a later hand's declaring window: reinforce my own declaration when I can; else
+    the cheapest declaration, in a suit whose level card I hold twice if any (so that I can
+    reinforce it later); a pass when nothing can be said."""
+    words = [m["bid"] for m in s["moves"] if m["type"] == "bid" and m["bid"] != "pass"]
+    if not words:
+        return "pass"
+    view = s["view"]
+    if view["declarer"] == 0:
+        return words[0]
+    held = Counter(s["hand"])
+    pairs = [w for w in words if w.startswith("1x") and held[view["hunpai"] + w[-1]] >= 2]
+    return (pairs or words)[0]
+
+
+def auction_of(hand: Hand, no: int) -> list[tuple[int, str]]:
+    """A later hand's declaring round as my page received it: the longest list of words said in
+    that hand while declaring or burying (the round's words stay in the view until the next
+    speaking round opens, maybe the next hand's)."""
+    frames = [
+        f
+        for f in frames_of(hand.player, hand.table)
+        if f["view"]["hand_no"] == no and f["view"]["phase"] in ("declare", "bury")
+    ]
+    bids = max((f["view"].get("bids") or [] for f in frames), key=len, default=[])
+    return [(int(s), str(w)) for s, w in bids]
+
+
+def test_nobody_grabs_the_kitty_is_turned_and_a_later_hand_is_declared_with_an_overcall(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    page, player = browsers.page(WIDTHS["desktop"], 800)
+    open_lobby(page, stack, GAME)
+    problems: list[str] = []
+    hand, lot, said = table_where_nobody_grabs(stack, page, player)
+    if said is not None:  # I was asked: 亮大王 or 不亮, the engine's words
+        assert said["shown"] == said["legal"] == said["server"] == ["liang", "pass"], said
+
+    # (a) the kitty turned from the dealer drawn by lot, on the page in both languages
+    view = state(page)["view"]
+    flipped = view["flipped"]
+    assert 1 <= len(flipped) <= 4 and not any(c in ("BJ", "RJ") for c in flipped), flipped
+    in_order = tuple(parse_card(c) for c in flipped)  # as turned, one seat after another
+    dealer, suit, turned = flip_dealer(in_order, lot)
+    assert turned == in_order
+    assert (view["dealer"], view["trump"]) == (dealer, SUITS[suit]), (view, lot)
+    line = page.locator(".announcements [data-key='flipped']")
+    assert "翻出的底牌" in line.inner_text()
+    assert all(card_name(parse_card(c), "zh") in line.inner_text() for c in flipped)
+    badge = page.locator(f".seat[data-seat='{dealer}'] .badge.role[data-role='dealer']")
+    assert badge.inner_text() == "庄"
+    burying = view["phase"] == "bury" and view["turn"] == 0  # the flip made me the dealer
+    if burying:  # as test 1 looks at the bury screen: its eight cards chosen
+        before = version(page)
+        burial = next(m["cards"] for m in state(page)["moves"] if m["type"] == "play")
+        click_selection(page, tuple(burial))
+        page.wait_for_function("!document.querySelector('#play').disabled")
+    checked(page, artifacts, "dabang-flip", problems, trumps=True)
+    shoot_both(page, artifacts, "dabang-flip")
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
-    # in English, the same buttons say the engine's English words
+    if burying:
+        page.click("#play")
+        after_move(page, before)
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'en'")
-    page.wait_for_function(  # every button redrawn: 不扣王 and one per joker held
-        f"document.querySelectorAll('#speak button[data-bid]').length === {jokers + 1}"
-    )
-    english = page.eval_on_selector_all(
-        "#speak button[data-bid]", "els => els.map(e => e.textContent)"
-    )
-    assert "Bury none" in english and "Bury 1 jokers" in english, english
+    line = page.locator(".announcements [data-key='flipped']")
+    assert "kitty cards turned" in line.inner_text()
+    assert all(card_name(parse_card(c), "en") in line.inner_text() for c in flipped)
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'zh-CN'")
-    said = speak(page, hand, choice="bury1")
-    assert said["phase"] == "exchange"
-    assert said["shown"] == said["legal"] == said["server"], said
-    assert said["shown"] == sorted(["pass", *(f"bury{n}" for n in range(1, min(jokers, 8) + 1))])
-    assert "扣1张王" in said["labels"] and "不扣王" in said["labels"]
-    page.wait_for_function(f"{STATE}.view.exchanges.some(([s]) => s === 0)")
-    after = state(page)
-    assert len(after["hand"]) == 52
-    assert sum(1 for c in after["hand"] if c in ("BJ", "RJ")) == jokers - 1
-    # the kitty is public now: the spectator's page lists it
-    watcher.wait_for_function(
-        f"Number(document.querySelector('#board .board')?.dataset.version) >= "
-        f"{after['view']['version']}"
-    )
-    kitty = state(watcher)["view"]["kitty"]
-    assert len(kitty) == KITTY and ("BJ" in kitty or "RJ" in kitty), kitty
-    assert watcher.locator(".announcements [data-key='kitty']").count() == 1
-    assert all(f["view"]["buried"] is None for f in frames_of(spectator, table))
+
+    # the first hand clicked through to its sheet, whose 抠底/保底 line reads in both languages
+    play_to_sheet(page, hand)
+    sheet = last_trick_line(page)
+    assert len(sheet["zh"]) == len(sheet["en"]) == 1, sheet
+    checked(page, artifacts, "dabang-sheet", problems)
+    shoot_both(page, artifacts, "dabang-sheet")
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+
+    # (b) a later hand: level cards declared and overcalled with the buttons
+    auctions: list[list[tuple[int, str]]] = []
+    mine: list[dict[str, Any]] = []
+    for no in (2, 3):
+        next_hand(page, no)
+        shot = False
+        while True:
+            page.wait_for_function(
+                f"{STATE}.view.phase !== 'declare' || document.body.dataset.myTurn === '1'",
+                timeout=60_000,
+            )
+            s = state(page)
+            if s["view"]["phase"] != "declare":
+                break
+            choice = my_declaration(s)
+            if s["view"]["declaration"] is not None and not shot:  # a declaration on the table
+                checked(page, artifacts, "dabang-overcall", problems, trumps=False)
+                shoot_both(page, artifacts, "dabang-overcall")
+                page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+                shot = True
+            spoke = speak(page, hand, choice=choice)
+            assert spoke["shown"] == spoke["legal"] == spoke["server"], spoke
+            assert "不亮" in spoke["labels"] and "亮混牌" in spoke["help"]
+            if choice != "pass":
+                assert DABANG.words.commands["bid"][choice].button[0] in spoke["labels"]
+                mine.append(spoke | {"said": choice})
+        auctions.append(auction_of(hand, no))
+        declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
+        if len(declared) >= 2 and any(seat == 0 for seat, _ in declared):
+            break
+        play_to_sheet(page, hand)  # no overcall in this hand's cards: the next hand
+    else:
+        raise AssertionError(f"no hand of three had an overcall: {auctions}")
+    declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
+    last_seat, last_word = declared[-1]
+    # the declaration that stands names trumps, its declarer wears the badge, its word is shown
+    view = state(page)["view"]
+    assert (view["declarer"], view["declaration"]) == (last_seat, last_word), view
+    assert view["trump"] == last_word[-1]
+    page.wait_for_selector(f".seat[data-seat='{last_seat}'] .badge.role[data-role='declarer']")
+    assert mine, auctions
     assert not problems, "\n".join(problems)

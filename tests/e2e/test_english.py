@@ -128,3 +128,23 @@ def test_the_lobby_a_table_and_a_replay_read_in_english(browsers: Browsers, stac
     page.click("#replay-last")
     page.wait_for_selector("#score-sheet")
     assert not foreign(page, allowed), foreign(page, allowed)
+
+
+def test_a_new_player_is_named_and_guanpai_described_in_the_pages_language(
+    browsers: Browsers, stack: Stack
+) -> None:
+    """A first visit's default name is 玩家NNNN in Chinese and PlayerNNNN in English (the same
+    number); Guanpai's description says "shut out" in English, not 被关."""
+    page, _ = browsers.page(*SIZES["desktop"])
+    open_lobby(page, stack, "guanpai")
+    chinese = page.input_value("#create-name")
+    assert re.fullmatch(r"玩家\d{4}", chinese), chinese
+    english(page)
+    page.wait_for_function("document.querySelector('#create-name')?.value.startsWith('Player')")
+    assert page.input_value("#create-name") == f"Player{chinese.removeprefix('玩家')}"
+
+    page.goto(f"{stack.url}#/rules/guanpai")
+    lead = page.locator(".lead", has_text="Guanpai is")
+    lead.wait_for()
+    assert "shut out" in lead.inner_text()
+    assert not HAN.search(lead.inner_text()), lead.inner_text()

@@ -243,10 +243,15 @@ def take_turn(page: Any, record: Played) -> None:
     after_move(page, before)
 
 
+# the sheet's own table of the hand, not the hand-by-hand score table shown under it at the end
+SHEET_TABLE = "table:not(#score-table)"
+
+
 def totals_of(page: Any, scope: str = "") -> list[int]:
-    page.wait_for_selector(f"{scope} #score-sheet td.total")
+    page.wait_for_selector(f"{scope} #score-sheet {SHEET_TABLE} td.total")
     texts = page.eval_on_selector_all(
-        f"{scope} #score-sheet tbody tr td.total", "els => els.map(e => e.textContent)"
+        f"{scope} #score-sheet {SHEET_TABLE} tbody tr td.total",
+        "els => els.map(e => e.textContent)",
     )
     return [int(t.replace("+", "")) for t in texts]
 

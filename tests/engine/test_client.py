@@ -5,6 +5,8 @@ every decision of whole random games; and the rebuilt state holds no card the se
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 from typing import Any
@@ -245,3 +247,151 @@ def test_parse_round_trip_of_display_order() -> None:
     hand = "3D 4D 5S 6H 7C 8D 9S TH JC QD KS AH 2S"
     config = api.make_config("guanpai", "boke")
     assert sorted(parse_cards(display_order(config, hand))) == list(parse_cards(hand))
+
+
+# --- the audit for the page that verifies a game in the browser -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def recorded_log() -> list[str]:
+    """A two-hand 关牌 match played by bots, as the lines of its log file."""
+    from paiju import bots
+    from paiju.log import dump_lines
+
+    config = api.make_config("guanpai", "mainstream", 3, {"hands": 2})
+    state, events = play_game(config, "verify", lambda s, seat, moves: bots.choose(s, seat))
+    assert state.phase == "over"
+    return dump_lines(config, events, table_id="t-verify")
+
+
+def _text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def _swap_a_played_card(lines: list[str], nth: int = 4) -> tuple[list[str], str]:
+    """The log with one card of the nth play replaced by a card another seat was dealt; the code
+    of that card."""
+    events = [json.loads(line) for line in lines]
+    dealt = next(e for e in events if e["type"] == "dealt")
+    plays = [i for i, e in enumerate(events) if e["type"] == "played"]
+    i = plays[nth]
+    seat = events[i]["seat"]
+    foreign = dealt["hands"][(seat + 1) % len(dealt["hands"])][0]
+    events[i]["cards"] = [foreign, *events[i]["cards"][1:]]
+    return [json.dumps(e, ensure_ascii=False) for e in events], foreign
+
+
+def _cli(tmp_path: Any, lines: list[str]) -> tuple[int, dict[str, Any]]:
+    from paiju.cli import main
+
+    path = tmp_path / "log.jsonl"
+    path.write_text(_text(lines), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["audit", str(path), "--json"])
+    return code, json.loads(out.getvalue())
+
+
+def test_audit_log_gives_the_command_s_verdict_and_sentences(
+    recorded_log: list[str], tmp_path: Any
+) -> None:
+    from paiju.cli import AUDIT_EXIT
+    from paiju.log import audit, describe
+
+    played, foreign = _swap_a_played_card(recorded_log)
+    events = [json.loads(line) for line in recorded_log]
+    first_play = next(i for i, e in enumerate(events) if e["type"] == "played")
+    cases = {
+        "honest": recorded_log,
+        "played": played,
+        "cut mid-hand": recorded_log[: first_play + 6],
+        "cut mid-line": [*recorded_log[: first_play + 6], recorded_log[first_play + 6][:20]],
+        "header only": recorded_log[:1],
+        "no header": recorded_log[1:],
+    }
+    verdicts = {}
+    for name, lines in cases.items():
+        report = json.loads(client.audit_log(_text(lines)))
+        code, printed = _cli(tmp_path, lines)
+        assert report["verdict"] == printed["verdict"] == audit(lines).verdict, name
+        assert AUDIT_EXIT[report["verdict"]] == code, name
+        assert [t["zh"] for t in report["lines"]] == printed["messages"]["zh"], name
+        assert [t["en"] for t in report["lines"]] == printed["messages"]["en"], name
+        told = [tuple(t) for t in describe(audit(lines))]
+        findings = [(t["zh"], t["en"]) for t in report["findings"]]
+        # the findings are the end of what the command prints, just before the verdict
+        if findings:
+            assert told[-1 - len(findings) : -1] == findings, name
+        verdicts[name] = report["verdict"]
+    assert verdicts == {
+        "honest": "sound",
+        "played": "failed",
+        "cut mid-hand": "incomplete",
+        "cut mid-line": "incomplete",
+        "header only": "incomplete",
+        "no header": "failed",
+    }
+    # one language only, and the same report read from Windows line ends
+    en = json.loads(client.audit_log(_text(played), "en"))
+    both = json.loads(client.audit_log(_text(played).replace("\n", "\r\n")))
+    assert en["findings"] == [t["en"] for t in both["findings"]]
+    assert (
+        en["bad_line"]
+        == both["bad_line"]
+        == played.index(next(line for line in played if foreign in line and '"played"' in line)) + 1
+    )
+    with pytest.raises(ValueError):
+        client.audit_log(_text(played), "fr")
+
+
+def test_audit_log_says_what_was_checked_and_names_cards_as_players_read_them(
+    recorded_log: list[str],
+) -> None:
+    from paiju.cards import card_name, parse_card
+
+    def checks(lines: list[str]) -> dict[str, dict[str, Any]]:
+        report = json.loads(client.audit_log(_text(lines), "en"))
+        return {c["check"]: c for c in report["checks"]}
+
+    honest = json.loads(client.audit_log(_text(recorded_log), "zh"))
+    assert (honest["verdict"], honest["findings"], honest["table"]) == ("sound", [], "t-verify")
+    assert (honest["game"], honest["variant"], honest["players"]) == ("guanpai", "mainstream", 3)
+    sound = checks(recorded_log)
+    assert {k: c["status"] for k, c in sound.items()} == {k: "ok" for k in sound}
+    assert sound["deal"]["hands"] == sound["deal"]["verified"] == 2
+    assert sound["scores"]["hands"] == 2
+    assert sound["rules"]["checked"] == sound["rules"]["events"] == len(recorded_log) - 1
+
+    played, foreign = _swap_a_played_card(recorded_log)
+    report = json.loads(client.audit_log(_text(played), "en"))
+    failed = {c["check"]: c for c in report["checks"]}
+    assert failed["rules"]["status"] == "failed"
+    assert failed["rules"]["line"] == report["bad_line"]
+    assert failed["rules"]["checked"] == report["bad_line"] - 2
+    # the deal of the hand was verified before its play went wrong; no hand was scored
+    assert failed["deal"]["status"] == "ok" and failed["scores"]["status"] == "none"
+    assert card_name(parse_card(foreign), "en") in report["findings"][0]
+    assert foreign not in report["findings"][0].split()
+
+    events = [json.loads(line) for line in recorded_log]
+    i = next(n for n, e in enumerate(events) if e["type"] == "dealt")
+    hands = events[i]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    events[i]["hands"] = hands
+    deal = [json.dumps(e) for e in events]
+    told = checks(deal)
+    assert told["deal"]["status"] == "failed" and told["deal"]["line"] == i + 1
+    assert told["rules"]["status"] == "partial" and told["rules"]["checked"] == i - 1
+    zh = json.loads(client.audit_log(_text(deal), "zh"))["findings"]
+    assert any(card_name(parse_card(hands[0][0]), "zh") in line for line in zh)
+
+    first_play = next(n for n, e in enumerate(events) if e["type"] == "played")
+    cut = checks(recorded_log[: first_play + 6])
+    assert {k: c["status"] for k, c in cut.items()} == {
+        "deal": "partial",  # the seed of the hand under way is not revealed yet
+        "rules": "partial",
+        "scores": "none",
+    }
+    assert cut["deal"]["verified"] == 0 and cut["deal"]["hands"] == 1
+    header_only = checks(recorded_log[:1])
+    assert {c["status"] for c in header_only.values()} == {"none"}

@@ -1,7 +1,9 @@
-"""葫芦岛打棒 at the table: the declaring window (抢亮大王 in the order of the deal, level cards and
-every overcall), 喝血, the kitty buried and the others' joker exchange, 干锅, tricks with trumps,
-and the end of a hand in each of the text's cases (0, 400, 160, 抠底 doubling, the four kitty-joker
-cases), levels and a whole match from 3 past 10. Quotes are from seed 003.
+"""葫芦岛打棒 at the table: the first dealer drawn by lot from the deal's seeds, the declaring
+window (抢亮大王 in the order of the deal, level cards and every overcall), a kitty of jokers only
+dealt again (重新洗牌, audited), 喝血, the kitty buried and the others' joker exchange with the
+choice among equally low cards, 干锅, tricks with trumps, and the end of a hand in each of the
+text's cases (0, 400, 160, 抠底 doubling, the four kitty-joker cases) with its 抠底/保底 line,
+levels and a whole match from 3 past 10. Quotes are from seed 003.
 
 Positions are dealt by the ``Dealt`` event itself (small hands where the story needs no more), so
 every state is built by the engine's own ``evolve``; commands go through ``decide``.
@@ -17,21 +19,38 @@ from typing import Any
 
 import pytest
 
-from paiju import client, registry
-from paiju.cards import BIG_JOKER, SMALL_JOKER, format_cards, parse_cards
+from paiju import api, cli, client, fairness, registry
+from paiju.cards import BIG_JOKER, SMALL_JOKER, Hand, format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.games.dabang import (
     GAME,
     DabangState,
+    auto_taken,
     blood_of_points,
     flip_dealer,
     joker_grabs,
     overcalls,
     trump_order_of,
 )
-from paiju.protocol import Bid, Dealt, Event, HandEnded, Play, TrickWon, decode, encode
+from paiju.log import audit, dump_lines, verify_deal
+from paiju.protocol import (
+    AddSeed,
+    Bid,
+    CommitDeal,
+    Deal,
+    DealCommitted,
+    Dealt,
+    Event,
+    HandEnded,
+    Play,
+    ResultLine,
+    SeedRevealed,
+    TrickWon,
+    decode,
+    encode,
+)
 from paiju.selfcheck import check_cards_conserved, checked_random_game
-from paiju.simulate import play_game, random_chooser
+from paiju.simulate import hand_seed, play_game, random_chooser
 from paiju.table import copy_with
 
 registry.register(GAME)
@@ -84,6 +103,72 @@ def deal(drawn: list[str], kitty: str, hand_no: int = 1, first: int = 0, **field
         scheme="round",
     )
     return Table(GAME.evolve(state, dealt))
+
+
+# --- the first dealer, drawn by lot ------------------------------------------------------------
+
+
+def dealt_by_the_table(server_seed: str, player_seed: str | None = None) -> tuple[Any, Dealt]:
+    """The first hand dealt by ``decide``: the commitment, seat 1's seed, the deal."""
+    state = GAME.initial_state(GAME.config())
+    state, _ = GAME.apply(state, CommitDeal(commitment=fairness.commitment_of(server_seed)))
+    if player_seed is not None:
+        state, _ = GAME.apply(state, AddSeed(seat=1, seed=player_seed))
+    state, events = GAME.apply(state, Deal(seed=server_seed))
+    dealt = events[0]
+    assert isinstance(dealt, Dealt)
+    return state, dealt
+
+
+def test_the_first_hand_is_dealt_from_a_dealer_drawn_by_lot_from_the_deal_s_seeds() -> None:
+    """ "第一局随机确认庄家，并从庄家开始逆时针发牌": the lot (``fairness.draw_seat``, from the
+    server's seed and the players') draws the first card and is the deal's leader; over a few
+    deals every seat is drawn, and a player's seed changes the lot as much as the server's."""
+    drawn, by_player = set(), set()
+    for i in range(24):
+        state, dealt = dealt_by_the_table(f"lot-{i}", "mine")
+        seeds = [None, "mine", None, None]
+        lot = fairness.draw_seat(f"lot-{i}", seeds, 4)
+        pack = GAME.pack(state.config)
+        assert (dealt.hands, dealt.rest) == fairness.deal(
+            pack, 4, 52, f"lot-{i}", seeds, "round", lot
+        )
+        assert dealt.leader == lot and state.first_dealer == lot
+        drawn.add(lot)
+        by_player.add(dealt_by_the_table("lot-0", f"player-{i}")[1].leader)
+    assert drawn == {0, 1, 2, 3} and by_player == {0, 1, 2, 3}
+
+
+def test_the_lot_is_shown_until_the_dealer_is_known_and_not_drawn_again() -> None:
+    state, dealt = dealt_by_the_table("lot-shown")
+    assert GAME.view(state, None)["first_dealer"] == dealt.leader
+    assert not GAME.draws_first_by_lot(state)  # drawn once a match
+    settled = copy_with(state, {"dealer": 2})
+    assert GAME.view(settled, None)["first_dealer"] is None and GAME.first_to_draw(settled) == 2
+
+
+def test_nobody_grabs_and_the_kitty_is_turned_from_the_dealer_drawn_by_lot() -> None:
+    """ "第一局需要按抽底牌的方式确认庄家时，也是从随机确认的庄家开始逆时针抽牌": from seat 2 the
+    turned cards go to seats 2, 3, 0, 1; ♦2 is the biggest, turned by seat 0."""
+    t = deal(["4S", "5S", "8S", "JS"], "4H KC 2D 9H 3C 5D 6H 7H", first=2)
+    s = t.state
+    assert (s.first_dealer, format_cards(s.flipped)) == (2, "4H KC 2D 9H")
+    assert (s.dealer, s.trump_suit, s.phase, s.turn) == (0, 3, "bury", 0)
+
+
+def test_the_audit_re_derives_the_lot_and_refuses_another() -> None:
+    config = GAME.config(hands=1)
+    _, events = play_game(config, "lot-audit", bot)
+    first = next(e for e in events if isinstance(e, Dealt))
+    seed = hand_seed("lot-audit", 1)
+    assert first.leader == fairness.draw_seat(seed, [None] * 4, 4)
+    assert {d.status for d in verify_deal(config, events)} == {"verified"}
+    lines = dump_lines(config, events)
+    assert audit(lines).verdict == "sound"
+    i = events.index(first)
+    forged = json.loads(lines[i + 1]) | {"leader": (first.leader + 1) % 4}
+    report = audit([*lines[: i + 1], json.dumps(forged), *lines[i + 2 :]])
+    assert report.verdict == "failed" and report.bad_index == i
 
 
 # --- the card order of a hand -------------------------------------------------------------------
@@ -211,6 +296,131 @@ def test_nobody_declares_and_a_kitty_card_names_trumps() -> None:
     assert (t.state.trump_suit, t.state.kitty, t.state.phase) == (1, (), "bury")
 
 
+# --- 重新洗牌: a kitty of jokers only ------------------------------------------------------------
+
+KITTY_OF_JOKERS = "RJ RJ RJ RJ BJ BJ BJ BJ"
+
+
+def next_deal(t: Table, drawn: list[str], kitty: str) -> None:
+    """The table's steps after a hand: the seed revealed, the next commitment, the next deal
+    (from the seat the rules let draw first)."""
+    no = t.state.hand_no
+    for event in (
+        SeedRevealed(hand_no=no, seed="s"),
+        DealCommitted(hand_no=no + 1, commitment="0" * 64),
+    ):
+        t.state = GAME.evolve(t.state, event)
+    first = GAME.first_to_draw(t.state)
+    hands = tuple(in_order(h) for h in drawn)
+    dealt = Dealt(no + 1, hands, in_order(kitty), (), first, "round")
+    t.state = GAME.evolve(t.state, dealt)
+
+
+def test_nobody_declares_over_a_kitty_of_jokers_and_the_hand_is_dealt_again() -> None:
+    """ "如果没人亮主，就从底牌中任意抽取一张牌，并以此牌的花色为主花色。若抽到王需继续抽，直到抽到
+    花色牌为止。若底牌全是王，则重新洗牌": the last pass ends the hand unplayed — no level, the same
+    dealer, the blood owed still owed — and the next deal plays the same hand again."""
+    t = deal(
+        ["5H 5H 9S 9S AS", "5S 7D 8D 9D TD", "6C 9C 9C 8C 7C", "8C 6S 6H 7H 7S"],
+        KITTY_OF_JOKERS,
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+        blood=2,
+    )
+    t.say("pass", "pass", "pass")
+    *_, last = GAME.decide(t.state, Bid(seat=0, bid="pass"))
+    t.say("pass")
+    assert last == HandEnded(2, (0, 1, 2, 3), (), (0, 0, 0, 0), (ResultLine("redeal", 1, 8),))
+    s = t.state
+    assert (s.phase, s.levels, s.dealer, s.blood, s.redeals, s.totals) == (
+        "reveal",
+        (3, 5),
+        1,
+        2,
+        1,
+        (0, 0, 0, 0),
+    )
+    next_deal(
+        t,
+        ["9S AS 4S 4H 4C", "5S 7D 8D 5H 5H", "6C 9C 9C 8C 7C", "8C 6S 6H 7H 7S"],
+        "3H 4H 6S 6D 7C 8D 9D TD",
+    )
+    assert t.state.hand_no == 3 and not GAME.first_hand(t.state)
+    assert GAME.words_now(t.state, 1) == ("pass", "1xS", "1xH", "2xH")  # level cards again
+    t.say("pass", "pass", "pass", "pass")
+    assert t.state.tribute == 2  # the blood owed is paid in the hand played again
+
+
+def test_a_first_hand_with_nothing_to_turn_is_dealt_again_from_the_same_dealer() -> None:
+    """Nobody holds a big joker and the kitty is jokers only: no card can be turned ("若抽到王需
+    继续抽"), the hand ends at its deal; the next deal is a first hand again (抢亮大王), dealt from
+    the dealer drawn by lot, not drawn again."""
+    t = deal(["4S", "5S", "8S", "JS"], KITTY_OF_JOKERS, first=3)
+    assert t.state.phase == "redeal"
+    (ended,) = GAME.deal_consequences(t.state)
+    assert isinstance(ended, HandEnded) and ended.results == (ResultLine("redeal", 3, 8),)
+    t.state = GAME.evolve(t.state, ended)
+    assert (t.state.redeals, t.state.first_dealer, t.state.dealer) == (1, 3, None)
+    assert not GAME.match_over(copy_with(t.state, {"config": GAME.config(hands=1)}))
+    assert not GAME.draws_first_by_lot(t.state) and GAME.first_to_draw(t.state) == 3
+    next_deal(t, ["RJ 4S", "5S", "8S", "JS"], "4H KC 2D 9H 3C 5D 6H 7H")
+    assert GAME.first_hand(t.state) and t.state.to_speak == (0,)
+    assert GAME.words_now(t.state, 0) == ("pass", "liang")
+
+
+def test_every_pass_or_a_grab_with_no_suit_to_name_deals_again() -> None:
+    """The first hand: all pass and the kitty cannot be turned; or the grab's suit — the first
+    suited card after the big joker — is never found, even in the kitty."""
+    t = deal(["RJ 4S", "5S", "8S", "JS"], KITTY_OF_JOKERS)
+    events = t.do(Bid(seat=0, bid="pass"))
+    assert [e.TYPE for e in events] == ["bid_made", "hand_ended"] and t.state.phase == "reveal"
+    t = deal(["4S RJ", "5S", "8S", "JS"], KITTY_OF_JOKERS)
+    events = t.do(Bid(seat=0, bid="liang"))
+    assert isinstance(events[-1], HandEnded) and events[-1].results[0].reason == "redeal"
+
+
+def rigged(monkeypatch: pytest.MonkeyPatch, seeds: set[str]) -> None:
+    """Deals with ``seeds`` put eight jokers last (the kitty); the deal and its audit both
+    shuffle through ``fairness.shuffle``."""
+    real = fairness.shuffle
+
+    def shuffle(pack: Any, server_seed: str, player_seeds: Any) -> Hand:
+        cards = list(real(pack, server_seed, player_seeds))
+        if server_seed in seeds:
+            jokers = [c for c in cards if c >= SMALL_JOKER][:8]
+            for c in jokers:
+                cards.remove(c)
+            cards += jokers
+        return tuple(cards)
+
+    monkeypatch.setattr(fairness, "shuffle", shuffle)
+
+
+def test_a_hand_dealt_again_is_audited_and_a_log_that_plays_it_on_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The re-deal is a hand of the log of its own (its commitment, its seed, its deal), ended
+    by the rules at its deal; the audit replays it, verifies both deals, and refuses a log that
+    leaves the re-deal out. A one-hand match plays the hand dealt again and then ends."""
+    rigged(monkeypatch, {hand_seed("redealt", 1)})
+    config = GAME.config(hands=1)
+    end, events = play_game(config, "redealt", bot)
+    deals = [e for e in events if isinstance(e, Dealt)]
+    ends = [e for e in events if isinstance(e, HandEnded)]
+    assert len(deals) == len(ends) == 2 and end.phase == "over"
+    assert ends[0].results == (ResultLine("redeal", deals[0].leader, 8),)
+    assert deals[1].leader == deals[0].leader  # the same dealer deals again
+    assert events.index(ends[0]) == events.index(deals[0]) + 1  # ended at its deal
+    assert {d.status for d in verify_deal(config, events)} == {"verified"}
+    lines = dump_lines(config, events)
+    assert audit(lines).verdict == "sound"
+    i = events.index(ends[0])
+    report = audit([*lines[: i + 1], *lines[i + 2 :]])
+    assert report.verdict == "failed" and report.bad_index == i
+
+
 def test_a_bid_the_hand_cannot_show_is_refused() -> None:
     t = later_hand()
     t.refuses(Bid(seat=1, bid="1xH"), "bid_not_allowed")
@@ -321,6 +531,108 @@ def test_the_others_bury_jokers_and_take_back_the_lowest_non_point_cards() -> No
     assert s.phase == "exchange" and t.state.phase == "play" and t.state.turn == 0
 
 
+def at_exchange(buried: str, **fields: Any) -> Table:
+    """The dealer (seat 0, spades trump) has buried ``buried``; seat 1 (no joker) has passed;
+    seat 2, holding ♣4 ♣5 ♣6 ♣7 ♣8 and four jokers, is to speak."""
+    t = at_bury(**fields)
+    hand = tuple(sorted(cards(buried) + cards("AS AS AS AS AS AS AS AS AS")))
+    t.state = copy_with(t.state, {"hands": (hand, *t.state.hands[1:])})
+    t.do(Play(seat=0, cards=cards(buried)))
+    t.say("pass")
+    return t
+
+
+def test_equally_low_cards_of_different_suits_are_the_player_s_to_choose() -> None:
+    """ "如果点数相同，花色不同，可由用户自己决定要哪张牌" (``pick_back`` ``choose``, the default):
+    burying two jokers over ♥4 ♣4 ♦4, seat 2 picks one at a time (``pick``); the kitty is shown
+    meanwhile; once the choice is made the round goes on."""
+    t = at_exchange("4H 4C 4D 6D 7C 8D 9D KD")
+    t.say("bury2")
+    s = t.state
+    assert (s.phase, s.turn, s.picking) == ("pick", 2, 2)
+    assert format_cards(s.kitty) == "4H 4C 4D 6D 7C 8D 9D KD RJ RJ"
+    assert GAME.words_now(s, 2) == ("take4H", "take4C", "take4D")
+    assert [m.bid for m in GAME.legal_moves(s, 2) if isinstance(m, Bid)] == list(
+        GAME.words_now(s, 2)
+    )
+    t.refuses(Bid(seat=2, bid="take6D"), "bid_not_allowed")
+    t.refuses(Bid(seat=2, bid="pass"), "bid_not_allowed")
+    t.say("take4D")
+    assert (t.state.phase, t.state.picking) == ("pick", 1)
+    assert GAME.words_now(t.state, 2) == ("take4H", "take4C")
+    t.say("take4C")
+    s = t.state
+    assert (s.phase, s.turn, s.picking, s.exchanges) == ("exchange", 3, 0, ((2, 2),))
+    assert format_cards(s.kitty) == format_cards(s.rest) == "4H 6D 7C 8D 9D KD RJ RJ"
+    assert s.hands[2] == cards("4C 4C 4D 5C 6C 7C 8C BJ BJ")
+    assert [w for _, w in s.said] == ["pass", "bury2", "take4D", "take4C"]
+
+
+def test_a_card_alone_in_its_rank_is_taken_and_the_choice_comes_after_it() -> None:
+    """♥4 is the lowest alone: taken; of ♣6 ♦6 one more is wanted: the player's choice. Identical
+    copies are one choice."""
+    t = at_exchange("4H 6C 6D 6D 8D 9D KD TD")
+    t.say("bury2")
+    assert cards("4H")[0] in t.state.hands[2] and t.state.picking == 1
+    assert GAME.words_now(t.state, 2) == ("take6C", "take6D")
+    order = trump_order_of(0, 3)
+    assert auto_taken(cards("4H 4H 4C 9D"), order, 2) == ((), 2)
+    assert auto_taken(cards("4H 4H 9D"), order, 1) == (cards("4H"), 0)
+    assert auto_taken(cards("4H 6C 6D 9D"), order, 3) == (cards("4H 6C 6D"), 0)
+
+
+def test_the_fixed_reading_takes_the_suit_order_and_asks_nothing() -> None:
+    """``pick_back`` ``fixed``: "最后看花色" — ♠ ♥ ♣ ♦."""
+    t = at_exchange("4H 4C 4D 6D 7C 8D 9D KD", options={"pick_back": "fixed"})
+    t.say("bury2")
+    s = t.state
+    assert (s.phase, s.turn, s.picking) == ("exchange", 3, 0)
+    assert format_cards(s.kitty) == "4D 6D 7C 8D 9D KD RJ RJ"
+
+
+def test_a_bot_takes_the_card_that_pairs_with_its_hand() -> None:
+    t = at_exchange("4H 4C 4D 6D 7C 8D 9D KD")
+    t.say("bury1")
+    move = GAME.bot_choice(t.state, 2, GAME.legal_moves(t.state, 2))
+    assert move == Bid(seat=2, bid="take4C")  # seat 2 holds a ♣4: a 棒
+
+
+def test_the_take_words_are_named_as_players_read_cards() -> None:
+    said = GAME.words.commands["bid"]["takeTH"]
+    assert said.button == ("捡♥10", "Take 10♥") and said.badge == ("捡♥10", "Took 10♥")
+    catalogue = next(g for g in api.list_games() if g["id"] == "dabang")
+    assert catalogue["words"]["commands"]["bid"]["take4C"]["button"] == ["捡♣4", "Take 4♣"]
+    pick = next(o for o in catalogue["variants"][0]["options"] if o["name"] == "pick_back")
+    assert pick["default"] == "choose" and [c["value"] for c in pick["choices"]] == [
+        "choose",
+        "fixed",
+    ]
+
+
+def test_random_matches_go_through_the_choice_and_a_rebuilt_seat_agrees() -> None:
+    """Random players bury jokers: the ``pick`` phase comes, its moves are exactly what a seat
+    rebuilt from its view lists, and the cards stay conserved."""
+    config = GAME.config(hands=1)
+    picks = 0
+    rng = random.Random(7)
+
+    def choose(state: Any, seat: int, moves: list[Any]) -> Any:
+        nonlocal picks
+        if state.phase == "pick":
+            picks += 1
+            check_cards_conserved(state)
+            view = json.loads(json.dumps(GAME.view(state, seat)))
+            mine = client.state_from_view(config, view)
+            assert GAME.legal_moves(mine, seat) == moves
+        if state.phase in ("exchange", "pick"):
+            return rng.choice(moves)
+        return GAME.bot_choice(state, seat, moves)
+
+    for seed in range(6):
+        play_game(config, f"pick-{seed}", choose)
+    assert picks > 0
+
+
 def test_ganguo_the_kitty_is_not_exchanged() -> None:
     """ "底牌没有主花色牌(混牌除外)或全是主，称为干锅。干锅时底牌不能替换，也不能在底牌中扣王"."""
     t = later_hand()
@@ -424,6 +736,23 @@ def test_kitty_points_count_double_on_koudi_only() -> None:
         end_of_hand((0, 60, 0, 60), 1, KITTY_20, options={"kitty_multiplier": "x4"})
     )
     assert four.points == 200
+
+
+def test_the_score_sheet_says_koudi_or_baodi_on_the_seat_that_took_the_last_trick() -> None:
+    """The hand's result tells who took the last trick and what the kitty counted: 抠底 (the
+    kitty's points doubled, "翻两倍", or ×4 with ``kitty_multiplier``) or 保底 (not counted)."""
+    lines = GAME.score(end_of_hand((0, 60, 0, 60), 3, KITTY_20)).results
+    assert ResultLine("koudi", 3, 40) in lines and not [r for r in lines if r.reason == "baodi"]
+    lines = GAME.score(end_of_hand((0, 60, 0, 60), 2, KITTY_20)).results
+    assert ResultLine("baodi", 2, 20) in lines and not [r for r in lines if "koudi" in r.reason]
+    x4 = end_of_hand((0, 60, 0, 60), 1, KITTY_20, options={"kitty_multiplier": "x4"})
+    assert ResultLine("koudi_x4", 1, 80) in GAME.score(x4).results
+    reasons = next(g for g in api.list_games() if g["id"] == "dabang")["words"]["reasons"]
+    assert reasons["koudi"][0].startswith("抠底") and "doubled" in reasons["koudi"][1]
+    assert reasons["baodi"][0].startswith("保底") and "not counted" in reasons["baodi"][1]
+    assert reasons["koudi_x4"][0].startswith("抠底") and reasons["redeal"][0].startswith(
+        "底牌全是王"
+    )
 
 
 def test_zero_and_four_hundred_end_the_match() -> None:
@@ -533,6 +862,26 @@ def test_a_random_full_match_ends_and_conserves_the_cards() -> None:
     assert end.phase == "over" and end.match_winner is not None
     for event in events:
         assert decode(json.loads(json.dumps(encode(event)))) == event
+
+
+def test_the_terminal_names_the_exchange_s_pass_by_the_exchange_s_word() -> None:
+    """`paiju play`: in the exchange the pass is 不扣王 (the game's ``phase_commands``), as the
+    person is asked and as a bot is told; in the declaring window it stays 不亮."""
+    t = at_bury()
+    t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D KD")))
+    moves = GAME.legal_moves(t.state, 1)
+    prompt = cli._prompt(t.state, 1, moves, "both")
+    assert "不扣王（pass）" in prompt and "pass (Bury none)" in prompt and "不亮" not in prompt
+    assert cli._reply_command(t.state, 1, "不扣王") == Bid(seat=1, bid="pass")
+    said = Bid(seat=1, bid="pass")
+    events = GAME.decide(t.state, said)
+    line = cli._bot_line(t.state, said, events, 1, ["", "", "", ""], GAME.words, "both")
+    assert "不扣王" in line and "Bury none" in line and "不亮" not in line
+    declaring = later_hand()
+    line = cli._bot_line(
+        declaring.state, Bid(seat=1, bid="pass"), [], 1, ["", "", "", ""], GAME.words, "both"
+    )
+    assert "不亮" in line
 
 
 def test_no_view_shows_the_buried_kitty_before_it_is_shown() -> None:

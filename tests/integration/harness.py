@@ -199,12 +199,21 @@ def start_stack(root: Path, tables: int = 1, bots: bool = True) -> Stack:
 # --- clients ------------------------------------------------------------------------------------
 
 
+OWNERS: dict[str, str] = {}  # the owner token of every table new_table made
+
+
 async def new_table(http: httpx.AsyncClient, **body: Any) -> str:
     body.setdefault("game", "guanpai")
     r = await http.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     table_id: str = r.json()["id"]
+    OWNERS[table_id] = r.json()["owner_token"]
     return table_id
+
+
+def owner(table_id: str) -> dict[str, str]:
+    """The headers of the owner's requests (bots, close) at a table new_table made."""
+    return {"Authorization": f"Bearer {OWNERS[table_id]}"}
 
 
 async def join(http: httpx.AsyncClient, table_id: str, name: str, seat: int | None = None) -> str:
@@ -271,7 +280,22 @@ async def play_seat(
     states = [f for f in sock.frames if f["type"] == "state"]
     latest: dict[str, Any] | None = states[-1] if states else None
     acted = -1
+    continued = 0  # the hand whose score sheet this seat has pressed 继续 on
     while True:
+        view = latest["view"] if latest else {}
+        if (
+            pending is None
+            and latest
+            and latest.get("settled", True)
+            and view.get("last_hand")
+            and view["phase"] in ("reveal", "commit")
+            and seat not in view.get("ready", [])
+            and view["hand_no"] > continued
+        ):
+            continued = view["hand_no"]  # the next deal waits for every person's 继续
+            command = {"type": "continue", "seat": seat}
+            pending = {"type": "command", "id": f"s{seat}-c{continued}", "command": command}
+            await sock.send(pending)
         if pending is None and latest and latest.get("moves") and latest["index"] > acted:
             acted = latest["index"]
             move = choose(latest["moves"])
@@ -285,6 +309,9 @@ async def play_seat(
             return frame
         if kind == "error":
             mine = pending is not None and frame.get("id") == pending["id"]
+            if mine and pending and pending["command"]["type"] == "continue":
+                pending = None  # the match ended (or the deal came) before this 继续: no matter
+                continue
             if (
                 mine
                 and pending

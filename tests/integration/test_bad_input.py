@@ -10,7 +10,7 @@ import httpx
 import nats
 import pytest
 
-from integration.harness import Socket, Stack, join, new_table, raw_log
+from integration.harness import Socket, Stack, join, new_table, owner, raw_log
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.messages import SeatCommand
@@ -186,7 +186,11 @@ async def test_bad_http_requests_get_clear_errors_and_change_nothing(
         (http.get(f"/api/tables/{table.id}/state", params={"at": 10_000}), 400, "bad_index"),
         (http.get(f"/api/tables/{table.id}/state", params={"at": "x"}), 400, "bad_request"),
         (http.post(f"/api/tables/{table.id}/seats", json={"name": "late"}), 409, "table_full"),
-        (http.post(f"/api/tables/{table.id}/bots", json={}), 409, "table_full"),
+        (
+            http.post(f"/api/tables/{table.id}/bots", json={}, headers=owner(table.id)),
+            409,
+            "table_full",
+        ),
         (http.delete(f"/api/tables/{table.id}"), 405, "method_not_allowed"),
     ]
     for request, status, code in other_requests:

@@ -8,13 +8,13 @@ import asyncio
 
 import httpx
 
-from integration.harness import new_table, wait_status
+from integration.harness import new_table, owner, wait_status
 
 
 async def test_tables_filled_only_by_bots_all_play_to_the_end(http: httpx.AsyncClient) -> None:
     tables = [await new_table(http, game="guanpai", variant="boke") for _ in range(6)]
     for table in tables:
-        filled = await http.post(f"/api/tables/{table}/bots", json={})
+        filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         assert filled.status_code == 200, filled.text
         assert filled.json()["seats"] == [0, 1, 2]
     finished = await asyncio.gather(*(wait_status(http, t, "finished", timeout=90) for t in tables))

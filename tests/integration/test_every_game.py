@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from integration.harness import Socket, Stack, join, new_table, play_seat
+from integration.harness import Socket, Stack, join, new_table, owner, play_seat
 from paiju.api import list_games
 
 PAIJU = str(Path(sys.executable).parent / "paiju")
@@ -28,7 +28,7 @@ async def test_each_game_plays_to_the_end_with_bots(
 ) -> None:
     table = await new_table(http, game=game, variant=variant, options=SHORTER.get(game, {}))
     token = await join(http, table, "玩家", seat=0)
-    filled = await http.post(f"/api/tables/{table}/bots", json={})
+    filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     assert filled.status_code == 200, filled.text
 
     sock = await Socket.open(stack.ws, table, token)

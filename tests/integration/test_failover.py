@@ -16,6 +16,7 @@ from integration.harness import (
     assert_clean_log,
     join,
     new_table,
+    owner,
     play_seat,
     raw_log,
     start_stack,
@@ -51,7 +52,7 @@ async def test_a_new_copy_takes_over_from_a_killed_table_service(one_copy: Stack
     async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
         table = await new_table(http, options={"hands": 2})  # a two-hand match
         token = await join(http, table, "Alice", seat=0)
-        await http.post(f"/api/tables/{table}/bots", json={})
+        await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         sock = await Socket.open(stack.ws, table, token)
         game = asyncio.create_task(play_seat(sock, 0, retry_unavailable=True))
 
@@ -78,6 +79,12 @@ async def test_a_new_copy_takes_over_from_a_killed_table_service(one_copy: Stack
         # (the match may end on the person's own last move: its ack can come after "over")
         acked = {f["id"] for f in sock.frames if f["type"] == "ack"}
         sent = {f"s0-v{f['index']}" for f in sock.frames if f["type"] == "state" and f.get("moves")}
+        # and the 继续 it pressed on each hand's score sheet
+        sent |= {
+            f"s0-c{f['view']['hand_no']}"
+            for f in sock.frames
+            if f["type"] == "state" and f["view"].get("last_hand")
+        }
         mine = {
             h["Paiju-Command"].removeprefix("seat0.")
             for h, _ in raw[1:]
@@ -92,7 +99,7 @@ async def test_two_copies_of_the_table_service_serve_one_game(two_copies: Stack)
     async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
         table = await new_table(http)
         token = await join(http, table, "Alice", seat=0)
-        await http.post(f"/api/tables/{table}/bots", json={})
+        await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         sock = await Socket.open(stack.ws, table, token)
         over = await asyncio.wait_for(play_seat(sock, 0), 60)
         await sock.close()

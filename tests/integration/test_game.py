@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from integration.harness import Socket, Stack, join, new_table, play_seat, wait_status
+from integration.harness import Socket, Stack, join, new_table, owner, play_seat, wait_status
 from paiju.protocol import SCHEMA_VERSION
 
 PAIJU = str(Path(sys.executable).parent / "paiju")
@@ -21,7 +21,7 @@ async def test_a_person_and_two_bots_play_to_the_result_that_audit_confirms(
 ) -> None:
     table = await new_table(http, game="guanpai", variant="boke")
     token = await join(http, table, "Alice 爱丽丝", seat=0)
-    r = await http.post(f"/api/tables/{table}/bots", json={})
+    r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     assert r.status_code == 200, r.text
     assert r.json()["seats"] == [1, 2]
 

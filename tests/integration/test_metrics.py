@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from integration.harness import Socket, Stack, free_port, join, new_table, play_seat, raw_log
+from integration.harness import Socket, Stack, free_port, join, new_table, owner, play_seat, raw_log
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,9 @@ async def test_metrics_count_a_played_games_commands(
     async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
         table = await new_table(http, game="guanpai", variant="boke")
         token = await join(http, table, "Ann", seat=0)
-        assert (await http.post(f"/api/tables/{table}/bots", json={})).status_code == 200
+        assert (
+            await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+        ).status_code == 200
         sock = await Socket.open(stack.ws, table, token)
         gateway_live = scrape(ports["gateway"])
         await play_seat(sock, 0)

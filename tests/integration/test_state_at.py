@@ -7,7 +7,7 @@ import json
 
 import httpx
 
-from integration.harness import Stack, logged_states, new_table, wait_status
+from integration.harness import Stack, logged_states, new_table, owner, wait_status
 from paiju import api
 from paiju.cards import card_codes
 
@@ -16,7 +16,9 @@ async def test_state_at_every_index_equals_the_engine_replay(
     stack: Stack, http: httpx.AsyncClient
 ) -> None:
     table = await new_table(http, variant="suzhou", players=3)
-    r = await http.post(f"/api/tables/{table}/bots", json={"seats": [0, 1, 2]})  # bots only
+    r = await http.post(
+        f"/api/tables/{table}/bots", json={"seats": [0, 1, 2]}, headers=owner(table)
+    )  # bots only
     assert r.json()["seats"] == [0, 1, 2]
     await wait_status(http, table, "finished")
 

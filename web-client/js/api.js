@@ -1,5 +1,7 @@
 // The gateway's HTTP API (docs/services.md): JSON in and out; errors are {code, zh, en, cards}.
 
+import { getLang } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.en || body?.zh || `HTTP ${status}`);
@@ -39,6 +41,17 @@ export async function api(path, { method, body, token } = {}) {
 
 export const games = () => api("/api/games");
 export const tables = (status = "live") => api(`/api/tables?status=${status}`);
+/** Finished tables, newest first: `game` (an id) and `player` (part of a name) search them,
+ * `before` (the last one's finished_at) gives the next page. */
+export const history = ({ game = "", player = "", before = null, pageSize = 10 } = {}) => {
+  const query = new URLSearchParams({ status: "finished", page_size: String(pageSize) });
+  if (game) query.set("game", game);
+  if (player.trim()) query.set("player", player.trim());
+  if (before !== null) query.set("before", String(before));
+  return api(`/api/tables?${query}`);
+};
+/** Every hand scored so far at a table (live or finished), with the running totals. */
+export const hands = (id) => api(`/api/tables/${encodeURIComponent(id)}/hands`);
 export const table = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
 
 // Waits (ms, before jitter) before resending a create or a join whose answer said the service
@@ -86,8 +99,29 @@ export function newSeed() {
 export function newRequestId() {
   return newSeed();
 }
-export const addBots = (id, seats = null) =>
-  api(`/api/tables/${encodeURIComponent(id)}/bots`, { body: seats === null ? {} : { seats } });
+/** Fill empty seats with bots: the table's owner only (his token, kept by `saveOwnerToken`). */
+export const addBots = (id, seats = null, owner = ownerToken(id)) =>
+  api(`/api/tables/${encodeURIComponent(id)}/bots`, { body: seats === null ? {} : { seats }, token: owner });
+/** Close an open table before it starts: the owner only. */
+export const closeTable = (id, owner = ownerToken(id)) =>
+  api(`/api/tables/${encodeURIComponent(id)}/close`, { method: "POST", token: owner });
+/** Give up my seat before the match starts (the seat opens again); forgets its token here. */
+export async function leaveSeat(id) {
+  const mine = seatToken(id);
+  const out = await api(`/api/tables/${encodeURIComponent(id)}/leave`, { method: "POST", token: mine?.token });
+  forgetSeat(id);
+  return out;
+}
+/** 再来一局: the same seat at the finished table's linked new table, with the same token (kept
+ * here under the new table's id, as is the owner token when this browser owns the table). */
+export async function rematch(id) {
+  const mine = seatToken(id);
+  const out = await api(`/api/tables/${encodeURIComponent(id)}/rematch`, { method: "POST", token: mine?.token });
+  saveSeatToken(out.table, out.seat, mine.token);
+  const owner = ownerToken(id);
+  if (owner) saveOwnerToken(out.table, owner);
+  return out;
+}
 export const tableLog = (id) => api(`/api/tables/${encodeURIComponent(id)}/log`);
 
 // Seat tokens, per table, kept in this browser so that a reload resumes the seat.
@@ -112,16 +146,55 @@ export function saveSeatToken(tableId, seat, token) {
   localStorage.setItem(TOKENS, JSON.stringify(Object.fromEntries(entries)));
 }
 
-export function playerName() {
-  let name = localStorage.getItem("paiju.name");
-  if (!name) {
-    name = `玩家${Math.floor(1000 + Math.random() * 9000)}`;
-    localStorage.setItem("paiju.name", name);
-  }
-  return name;
+function forgetSeat(tableId) {
+  const all = readTokens();
+  delete all[tableId];
+  localStorage.setItem(TOKENS, JSON.stringify(all));
 }
 
+// Owner tokens, per table, beside the seat tokens: the creator's (bots, closing the table).
+const OWNERS = "paiju.owners";
+
+function readOwners() {
+  try {
+    return JSON.parse(localStorage.getItem(OWNERS) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function ownerToken(tableId) {
+  return readOwners()[tableId]?.token ?? null;
+}
+
+export function saveOwnerToken(tableId, token) {
+  const all = readOwners();
+  all[tableId] = { token, at: Date.now() };
+  const entries = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 50);
+  localStorage.setItem(OWNERS, JSON.stringify(Object.fromEntries(entries)));
+}
+
+// The player's name: the one typed in the lobby, else 玩家NNNN / PlayerNNNN (the page's language)
+// with a number drawn once and kept.
+const NAME = "paiju.name";
+const NAME_NO = "paiju.nameNo";
+
+function defaultName() {
+  let n = localStorage.getItem(NAME_NO);
+  if (!/^\d{4}$/.test(n ?? "")) {
+    n = String(Math.floor(1000 + Math.random() * 9000));
+    localStorage.setItem(NAME_NO, n);
+  }
+  return getLang() === "zh" ? `玩家${n}` : `Player${n}`;
+}
+
+export function playerName() {
+  return localStorage.getItem(NAME) || defaultName();
+}
+
+/** Keep the typed name (trimmed, at most 32 characters); an empty one goes back to the default. */
 export function setPlayerName(name) {
   const clean = name.trim().slice(0, 32);
-  if (clean) localStorage.setItem("paiju.name", clean);
+  if (clean && clean !== defaultName()) localStorage.setItem(NAME, clean);
+  else localStorage.removeItem(NAME);
 }

@@ -202,12 +202,12 @@ function seatBox(ctx, seat, position, extras) {
         h("span.total", { title: t("total") }, signed(view.totals?.[seat] ?? 0)),
       ),
     ),
-    badges.length || (isTurn && ctx.turnSince)
+    badges.length || (isTurn && ctx.turnSince) || (ctx.deadline && ctx.deadlineSeat === seat)
       ? h(
           "div.seat-badges",
           null,
           badges,
-          isTurn && ctx.turnSince ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
+          ctx.deadline && ctx.deadlineSeat === seat ? countdown(ctx.deadline) : isTurn && ctx.turnSince ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
         )
       : null,
     !open && typeof count === "number" && count > 0 && seat !== ctx.me ? backsRow(count) : null,
@@ -422,20 +422,19 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const n = view.players;
   const left = view.hands ?? null;
   const rows = [];
-  const order = hand.order ?? [];
   const words = ctx.words ?? {};
   const perSeat = gameExtras(view, words).perSeat; // the game's own counts as they were scored
-  // the crown marks the first out: a seat with no card left while another still holds some (a
-  // game of tricks empties every hand at once, and crowns nobody)
-  const leftOf = (seat) => (left ? left[seat].length : (view.counts?.[seat] ?? 0));
-  const someoneHolds = Array.from({ length: n }, (_, seat) => leftOf(seat)).some((c) => c > 0);
+  // the crown (赢家) marks the best score: on the match's last sheet the best total (the match's
+  // winner, whoever went out first), on a hand's sheet the hand's best score; nobody on a draw
+  const marks = final ? view.totals : hand.scores;
+  const best = Math.max(...marks);
+  const crowned = (seat) => marks.some((v) => v !== best) && marks[seat] === best;
   for (let seat = 0; seat < n; seat++) {
-    const place = someoneHolds && leftOf(seat) === 0 ? order.indexOf(seat) : -1;
     rows.push(
       h(
         "tr",
-        { dataset: { seat } },
-        h("th", { scope: "row" }, place === 0 ? h("span.crown", { title: t("winner") }, "★ ") : null, seatName(ctx, seat)),
+        { dataset: { seat, winner: crowned(seat) ? "1" : "" } },
+        h("th", { scope: "row" }, crowned(seat) ? h("span.crown", { title: t("winner") }, "★ ") : null, seatName(ctx, seat)),
         h("td.num", null, left ? String(left[seat].length) : String(view.counts?.[seat] ?? "")),
         perSeat.map(([key, values]) => h("td.num", { dataset: { key } }, String(values[seat]))),
         h("td.num.score", { dataset: { sign: Math.sign(hand.scores[seat]) } }, signed(hand.scores[seat])),
@@ -510,14 +509,28 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   );
 }
 
-/** Ticks every turn clock on the page once a second. */
+/** A countdown to a deadline (epoch ms): the seconds left, marked `data-warn` in the last 5. */
+export function countdown(deadline, key = "clockLeft") {
+  const el = h("span.turn-clock.countdown", { dataset: { deadline: String(deadline), key } });
+  tickCountdown(el);
+  return el;
+}
+
+function tickCountdown(el) {
+  const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+  el.textContent = t(el.dataset.key || "clockLeft", { s: clock(left) });
+  el.dataset.warn = left <= 5 ? "1" : "";
+}
+
+/** Ticks every turn clock on the page (counting up, or down to a deadline) a few times a second. */
 export function startClocks() {
   return setInterval(() => {
     for (const el of document.querySelectorAll(".turn-clock[data-since]")) {
       const since = Number(el.dataset.since);
       el.textContent = t("thinking", { s: clock((Date.now() - since) / 1000) });
     }
-  }, 1000);
+    for (const el of document.querySelectorAll(".turn-clock[data-deadline]")) tickCountdown(el);
+  }, 250);
 }
 
 export { cardEl };

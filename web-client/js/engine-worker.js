@@ -13,6 +13,10 @@
 //                  {id, op: "readings", key, cards}          → [{reading, kind, key, name}, …]
 //                  {id, op: "order", key, cards, mode}       → cards in the game's display order
 //                  {id, op: "replay", config, events}        → every step of a finished game
+//                  {id, op: "audit", text, lang}             `paiju audit` of a log file's text
+//                                                            (paiju.client.audit_log): → {verdict,
+//                                                            checks, findings, lines, …}; texts in
+//                                                            lang "zh" | "en", or {zh, en} ("both")
 //                  {id, op: "drop", key}                     forget a SeatClient
 //   worker → main  {id, ok: true, result} | {id, ok: false, error: "message"}
 //                  {type: "status", stage: "pyodide" | "wheel" | "ready" | "failed", detail}
@@ -29,9 +33,43 @@ function status(stage, detail = null) {
   self.postMessage({ type: "status", stage, detail });
 }
 
-async function init({ pyodide: indexURL, wheel }) {
+// Pyodide's files and the wheel under the versioned URLs the gateway names in /versions.json
+// ({"/pyodide/": "/pyodide/~<hash>/", …}; docs/services.md, "Static files"): the browser keeps
+// them for a year without asking again, and so keeps V8's compiled code of the 9.6 MB wasm too
+// (a revalidated response loses it: the next visit compiles the wasm again). A new Pyodide or a
+// rebuilt wheel gets a new hash, hence a new URL. Without the manifest, the plain URLs (ETag and
+// `Cache-Control: no-cache`: revalidated on each visit).
+async function versioned(urls) {
+  try {
+    const response = await fetch(new URL("/versions.json", urls[0]), { cache: "no-cache" });
+    if (!response.ok) return urls;
+    const prefixes = await response.json();
+    return urls.map((href) => {
+      const url = new URL(href);
+      const plain = Object.keys(prefixes).find((prefix) => url.pathname.startsWith(prefix));
+      if (plain) url.pathname = prefixes[plain] + url.pathname.slice(plain.length);
+      return url.href;
+    });
+  } catch {
+    return urls;
+  }
+}
+
+// The wheel, fetched at once beside Pyodide's own files (it is small, and Pyodide needs a second
+// or more to start), so that its bytes are there when Pyodide is. `cache: "no-cache"` matters
+// only for a plain URL: it revalidates even a copy cached under older headers.
+async function fetchWheel(wheel) {
+  const response = await fetch(wheel, { cache: wheel.includes("/~") ? "default" : "no-cache" });
+  if (!response.ok) throw new Error(`the engine wheel ${wheel}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+async function init({ pyodide: plainIndexURL, wheel: plainWheel }) {
   const t0 = performance.now();
   status("pyodide");
+  const [indexURL, wheel] = await versioned([plainIndexURL, plainWheel]);
+  const wheelBytes = fetchWheel(wheel);
+  wheelBytes.catch(() => {}); // awaited below; a failure is reported there, not as unhandled
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   pyodide = await loadPyodide({
     indexURL,
@@ -40,9 +78,7 @@ async function init({ pyodide: indexURL, wheel }) {
   });
   const t1 = performance.now();
   status("wheel");
-  const response = await fetch(wheel, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`the engine wheel ${wheel}: HTTP ${response.status}`);
-  const buffer = await response.arrayBuffer();
+  const buffer = await wheelBytes;
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
   // unpackArchive wants a Uint8Array (an ArrayBuffer view), not a Node Buffer.
   pyodide.unpackArchive(new Uint8Array(buffer), "wheel", { extractDir: sitePackages });
@@ -93,6 +129,9 @@ const OPS = {
   },
   replay({ config, events }) {
     return JSON.parse(clientModule.replay_json(JSON.stringify(config), JSON.stringify(events)));
+  },
+  audit({ text, lang }) {
+    return JSON.parse(clientModule.audit_log(String(text ?? ""), lang || "both"));
   },
   drop({ key }) {
     seats.get(key)?.destroy();

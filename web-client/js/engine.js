@@ -11,6 +11,7 @@ const pending = new Map();
 export const engine = {
   stage: "idle", // idle → pyodide → wheel → ready | failed
   detail: null,
+  startedAt: null, // ms since navigation start when the page started the worker
   readyAt: null, // ms since navigation start when the engine became ready
   python: null,
   ready: null, // a promise, resolved when the engine is ready
@@ -42,8 +43,11 @@ function call(op, payload = {}) {
   });
 }
 
+// Called once at boot, whatever the route (main.js), before the lobby asks the gateway for
+// anything: Pyodide loads while the player looks at the lobby, and is ready when they sit.
 export function startEngine() {
   if (engine.ready) return engine.ready;
+  engine.startedAt = performance.now();
   worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
   worker.onmessage = ({ data }) => {
     if (data.type === "status") {
@@ -111,4 +115,12 @@ export class SeatEngine {
 export async function replaySteps(config, events) {
   await engine.ready;
   return call("replay", { config, events });
+}
+
+/** `paiju audit` of a log file's text, run by the engine in the worker (paiju.client.audit_log):
+ * {verdict: "sound" | "incomplete" | "failed", checks, findings, lines, …}, each text in `lang`
+ * ("zh", "en") or, by default, as {zh, en}. Nothing leaves the browser. */
+export async function auditLog(text, lang = "both") {
+  await engine.ready;
+  return call("audit", { text, lang });
 }

@@ -1,13 +1,17 @@
 // The lobby: the game catalogue, a form to open a table, the live tables to join or watch, and
-// the finished games to replay. Lists refresh every few seconds while the lobby is open.
+// the history of finished games (newest first, paged, searched by game and player) to replay,
+// export or audit. Lists refresh every few seconds while the lobby is open. The nickname typed
+// here is the player's name wherever he sits (kept in this browser).
 
 import * as api from "./api.js";
 import { CARD_CODE, cardText } from "./cards.js";
 import { $, clear, h } from "./dom.js";
+import { auditLog } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
 import { timeAgo, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
+const HISTORY_PAGE = 10;
 
 export function gameName(game) {
   if (!game) return "";
@@ -112,7 +116,15 @@ function changedOptions(controls) {
 }
 
 export function mountLobby(root) {
-  const state = { games: null, live: null, finished: null, chosen: null, error: null };
+  const state = {
+    games: null,
+    live: null,
+    chosen: null,
+    error: null,
+    // the history: its search, the rows loaded so far, whether a next page may follow
+    history: { game: "", player: "", rows: null, more: false, audits: {} },
+  };
+  let historyQuery = 0; // the latest search: an older answer arriving late is dropped
   let timer = null;
   let dead = false;
 
@@ -124,9 +136,9 @@ export function mountLobby(root) {
     try {
       state.games ??= await catalog();
       state.chosen ??= state.games[0]?.id ?? null;
-      const [live, finished] = await Promise.all([api.tables("live"), api.tables("finished")]);
+      const first = (state.history.rows?.length ?? 0) <= HISTORY_PAGE; // not paged further
+      const [live] = await Promise.all([api.tables("live"), first ? searchHistory(false) : null]);
       state.live = live;
-      state.finished = finished;
       state.error = null;
     } catch (err) {
       state.error = err;
@@ -159,7 +171,15 @@ export function mountLobby(root) {
           null,
           h("section.panel#create", null, h("h2", null, t("newTable")), games ? renderCreate(games) : null),
           h("section.panel#live", null, h("h2", null, t("liveTables")), h("div.list#live-list")),
-          h("section.panel#finished", null, h("h2", null, t("finishedTables")), h("div.list#finished-list")),
+          h(
+            "section.panel#finished",
+            null,
+            h("h2", null, t("finishedTables")),
+            games ? renderHistorySearch(games) : null,
+            h("div.list#finished-list"),
+            h("div.history-more#history-more"),
+            h("p.muted.lobby-verify", null, h("a#lobby-verify", { href: "#/verify" }, t("verifyFile"))),
+          ),
         ),
       ),
     );
@@ -243,7 +263,14 @@ export function mountLobby(root) {
     };
     variantSelect.addEventListener("change", syncVariant);
     syncVariant();
-    const name = h("input#create-name", { name: "name", value: api.playerName(), maxLength: 32, autocomplete: "nickname" });
+    const name = h("input#create-name", {
+      name: "name",
+      value: api.playerName(),
+      maxLength: 32,
+      autocomplete: "nickname",
+      // kept as it is typed: joining a listed table or an invite uses it too
+      on: { change: () => api.setPlayerName(name.value), input: () => api.setPlayerName(name.value) },
+    });
     const opponents = h(
       "select#create-opponents",
       { name: "opponents" },
@@ -263,6 +290,7 @@ export function mountLobby(root) {
               api.setPlayerName(name.value);
               const players = Number(playersSelect.value);
               const created = await api.createTable(game.id, variantSelect.value, players, changedOptions(controls));
+              api.saveOwnerToken(created.id, created.owner_token);
               if (opponents.value === "bots") {
                 // the bots sit first and you last: your seat completes the table, which deals
                 const others = Array.from({ length: players - 1 }, (_, i) => i + 1);
@@ -346,31 +374,146 @@ export function mountLobby(root) {
             );
           }),
     );
+    renderHistory();
+  }
+
+  // --- the history of finished games ---------------------------------------------------------
+  /** The first page of the history for the search as it is (or, `next`, the page after the
+   * rows loaded); drawn when it comes, unless a newer search was started meanwhile. */
+  async function searchHistory(next) {
+    const query = ++historyQuery;
+    const hist = state.history;
+    const before = next && hist.rows?.length ? hist.rows.at(-1).finished_at : null;
+    const rows = await api.history({ game: hist.game, player: hist.player, before, pageSize: HISTORY_PAGE });
+    if (query !== historyQuery || dead) return;
+    hist.rows = next ? [...(hist.rows ?? []), ...rows] : rows;
+    hist.more = rows.length === HISTORY_PAGE;
+  }
+
+  function renderHistorySearch(games) {
+    const hist = state.history;
+    let typing = null;
+    const search = async () => {
+      try {
+        await searchHistory(false);
+        renderHistory();
+      } catch (err) {
+        toast(`${t("errorPrefix")}${getLang() === "zh" ? err.zh : err.en}`, "error");
+      }
+    };
+    return h(
+      "form.history-search#history-search",
+      { role: "search", on: { submit: (e) => { e.preventDefault(); search(); } } },
+      h(
+        "select#history-game",
+        { name: "game", "aria-label": t("historyGame"), on: { change: (e) => { hist.game = e.target.value; search(); } } },
+        h("option", { value: "" }, t("historyAllGames")),
+        games.map((g) => h("option", { value: g.id, selected: g.id === hist.game }, gameName(g))),
+      ),
+      h("input#history-player", {
+        type: "search",
+        name: "player",
+        value: hist.player,
+        maxLength: 32,
+        placeholder: t("historyPlayer"),
+        "aria-label": t("historyPlayer"),
+        on: {
+          input: (e) => {
+            hist.player = e.target.value;
+            clearTimeout(typing);
+            typing = setTimeout(search, 300);
+          },
+        },
+      }),
+    );
+  }
+
+  function renderHistory() {
+    const finished = $("#finished-list", view);
+    const more = $("#history-more", view);
+    if (!finished || !more) return;
+    const hist = state.history;
+    if (hist.rows === null) return;
+    const searching = hist.game || hist.player.trim();
     clear(
       finished,
-      state.finished.length === 0
-        ? h("p.muted", null, t("noFinishedTables"))
-        : state.finished.slice(0, 20).map((tbl) =>
-            h(
-              "div.table-row",
-              { dataset: { table: tbl.id, status: tbl.status } },
-              h(
-                "div.row-main",
-                null,
-                h("strong", null, gameLabel(tbl)),
-                h("span.muted", null, timeAgo(tbl.finished_at)),
-                h(
-                  "ul.seat-chips",
-                  null,
-                  tbl.seats.map((s, i) =>
-                    h(`li.${s.kind}`, null, `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
-                  ),
-                ),
-              ),
-              h("div.row-actions", null, h("a.button.replay-link", { href: `#/replay/${tbl.id}` }, t("replay"))),
-            ),
-          ),
+      hist.rows.length === 0
+        ? h("p.muted", null, searching ? t("historyNone") : t("noFinishedTables"))
+        : hist.rows.map((tbl) => historyRow(tbl)),
     );
+    clear(
+      more,
+      hist.more
+        ? h(
+            "button.button.ghost#history-next",
+            {
+              type: "button",
+              on: {
+                click: async (e) => {
+                  e.target.disabled = true;
+                  try {
+                    await searchHistory(true);
+                  } catch (err) {
+                    toast(`${t("errorPrefix")}${getLang() === "zh" ? err.zh : err.en}`, "error");
+                  }
+                  renderHistory();
+                },
+              },
+            },
+            t("historyMore"),
+          )
+        : null,
+    );
+  }
+
+  function historyRow(tbl) {
+    const audit = state.history.audits[tbl.id];
+    return h(
+      "div.table-row",
+      { dataset: { table: tbl.id, status: tbl.status } },
+      h(
+        "div.row-main",
+        null,
+        h("strong", null, gameLabel(tbl)),
+        h("span.muted", null, timeAgo(tbl.finished_at)),
+        h(
+          "ul.seat-chips",
+          null,
+          tbl.seats.map((s, i) =>
+            h(`li.${s.kind}`, null, `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
+          ),
+        ),
+        audit ? h("a.audit-verdict", { href: `#/verify/${tbl.id}`, title: t("verifyInBrowser"), dataset: { verdict: audit.verdict } }, audit.text) : null,
+      ),
+      h(
+        "div.row-actions",
+        null,
+        h("a.button.replay-link", { href: `#/replay/${tbl.id}` }, t("replay")),
+        h(
+          "a.button.ghost.export-link",
+          { href: `/api/tables/${tbl.id}/log?format=jsonl`, download: `${tbl.id}.jsonl`, title: t("exportTitle") },
+          t("export"),
+        ),
+        h("button.button.ghost.audit-button", { type: "button", title: t("auditTitle"), on: { click: () => auditTable(tbl.id) } }, t("audit")),
+      ),
+    );
+  }
+
+  /** `paiju audit` of the table's exported log, run by the engine in this browser. */
+  async function auditTable(id) {
+    const audits = state.history.audits;
+    audits[id] = { verdict: "running", text: t("auditRunning") };
+    renderHistory();
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(id)}/log?format=jsonl`, { cache: "no-store" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const report = await auditLog(await response.text(), getLang());
+      const word = { sound: t("auditSound"), incomplete: t("auditIncomplete"), failed: t("auditFailed") }[report.verdict] ?? report.verdict;
+      audits[id] = { verdict: report.verdict, text: word };
+    } catch (err) {
+      audits[id] = { verdict: "error", text: `${t("errorPrefix")}${err.message}` };
+    }
+    if (!dead) renderHistory();
   }
 
   async function sitAt(tbl) {

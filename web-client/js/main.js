@@ -5,6 +5,8 @@
 //   #/table/<id>               a table: your seat if this browser holds its token, else watching
 //   #/watch/<id>               a table, watching (a spectator's public view)
 //   #/replay/<id>?step=N&speed=S   a finished game, at step N (a link anyone can open)
+//   #/verify                   verify a game in your own browser: audit a dropped log file
+//   #/verify/<id>              the same for a finished table's log, fetched from the gateway
 //
 // Hash routes need nothing from the server but index.html, so every link works offline from
 // the running gateway, and a shared replay link opens at its step.
@@ -18,6 +20,7 @@ import { mountLobby } from "./lobby.js";
 import { mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountTable } from "./table.js";
+import { mountVerify } from "./verify.js";
 
 const ROUTES = [
   [/^\/?$/, () => mountLobby],
@@ -25,6 +28,7 @@ const ROUTES = [
   [/^\/table\/([\w-]+)$/, (m) => (el, q) => mountTable(el, m[1], { watch: false, query: q })],
   [/^\/watch\/([\w-]+)$/, (m) => (el, q) => mountTable(el, m[1], { watch: true, query: q })],
   [/^\/replay\/([\w-]+)$/, (m) => (el, q) => mountReplay(el, m[1], q)],
+  [/^\/verify(?:\/([\w-]+))?$/, (m) => (el) => mountVerify(el, m[1] ?? null)],
 ];
 
 let current = null; // {unmount, rerender}

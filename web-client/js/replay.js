@@ -74,6 +74,7 @@ export function mountReplay(root, tableId, query) {
   const lastBtn = btn("replay-last", t("end"), () => go(s.steps.length - 1));
   const speedLabel = h("span", null, t("speed"));
   const backLink = h("a.back", { href: "#/" }, `← ${t("backToLobby")}`);
+  const verifyLink = h("a.button.ghost.small.verify-link#replay-verify", { href: `#/verify/${tableId}` }, t("verifyInBrowser"));
   const logTitle = h("h2", null, t("log"));
   const speedSelect = h(
     "select#replay-speed",
@@ -92,10 +93,10 @@ export function mountReplay(root, tableId, query) {
   const page = h(
     "div.table-page.replay-page",
     { dataset: { table: tableId, mode: "replay" } },
-    h("div.table-head", null, backLink, h("div.table-heading", null, title, sub)),
+    h("div.table-head", null, backLink, h("div.table-heading", null, title, sub), verifyLink),
     controls,
     eventLabel,
-    h("div.replay-body", null, h("div.replay-main", null, boardHost, sheetHost), h("aside.replay-log", null, logTitle, logList)),
+    h("div.replay-body", null, h("div.replay-main", null, boardHost, sheetHost), h("aside.replay-log", { tabindex: "0", "aria-label": t("log") }, logTitle, logList)),
   );
   root.append(page);
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -271,6 +272,7 @@ export function mountReplay(root, tableId, query) {
     rerender() {
       // the page's fixed words, in the language just chosen
       backLink.textContent = `← ${t("backToLobby")}`;
+      verifyLink.textContent = t("verifyInBrowser");
       speedLabel.textContent = t("speed");
       speedSelect.setAttribute("aria-label", t("speed"));
       logTitle.textContent = t("log");

@@ -15,13 +15,16 @@
 
 import * as api from "./api.js";
 import { sound } from "./audio.js";
-import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
+import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
+import { installKeys } from "./keys.js";
 import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
-import { copyText, toast } from "./ui.js";
+import { rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
+import { openScoreTable, scoreTableHost } from "./scores.js";
+import { toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
 const RETRY = new Set(["unavailable", "conflict"]);
@@ -110,7 +113,7 @@ function cardPicker(moves, ctx) {
   );
 }
 
-export function mountTable(root, tableId, { watch = false } = {}) {
+export function mountTable(root, tableId, { watch = false, query = null } = {}) {
   const s = {
     meta: null,
     game: null,
@@ -152,6 +155,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     passless: new Set(), // phases in which the engine knows no pass: 不要 is not shown there
   };
   let seatEngine = null;
+  let finalScores = null; // the match-over sheet's score table (fetched once)
   let queue = Promise.resolve();
   let waitingTimer = null;
   const clocks = startClocks();
@@ -191,13 +195,20 @@ export function mountTable(root, tableId, { watch = false } = {}) {
   // a selection the game lets the player read several ways: one button per reading
   const readingsEl = h("div.readings#readings", { hidden: true, role: "group" });
   const controls = h("div.controls", null, passBtn, hintBtn, clearBtn, playBtn);
+  // 托管: the server plays for my seat until I cancel it or act myself
+  const autoBtn = h("button.button.ghost.small#auto", { type: "button", hidden: true });
+  autoBtn.addEventListener("click", () => {
+    if (s.seat === null || s.pending || !s.view) return;
+    dispatch({ type: "set_auto", seat: s.seat, on: !(s.view.auto ?? []).includes(s.seat) });
+  });
+  const baseTitle = document.title;
   const speakEl = h("div.speak#speak", { hidden: true, role: "group" });
   const mySlot = h(
     "div.my-slot",
     null,
     handEl,
     speakEl,
-    h("div.controls-row", null, h("div.tools", null, sortBtn, trackerBtn), controls),
+    h("div.controls-row", null, h("div.tools", null, sortBtn, trackerBtn, autoBtn), controls),
     readingsEl,
     h("div.reason-row", null, counterEl, reasonEl),
     whyEl,
@@ -232,6 +243,7 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     renderControls();
   });
   setupDrag();
+  installKeys({ page, mySlot, ctx, state: () => s }); // keyboard play, focus kept, the live region
 
   // --- loading the table ------------------------------------------------------------------------
   async function start() {
@@ -364,6 +376,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     // between the events of one command (the last card played, the score not yet applied) the
     // state is not settled: show it, but act only on a settled one
     s.settled = frame.settled !== false;
+    s.deadline = frame.deadline ?? null; // the pending deadline (epoch ms) and its seat (null: the next deal)
+    s.deadlineSeat = frame.deadline_seat ?? null;
     s.seat = view.seat;
     s.memory.update(view);
     if (!previous || previous.turn !== view.turn || previous.phase !== view.phase || previous.hand_no !== view.hand_no) {
@@ -717,6 +731,8 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       openHands: s.view?.hands ? s.openHands : null,
       memory: s.memory,
       turnSince: s.turnSince,
+      deadline: s.deadline,
+      deadlineSeat: s.deadlineSeat,
       mySlot: s.seat !== null ? mySlot : null,
       waiting: s.meta?.status === "open",
       bigKinds: s.bigKinds,
@@ -738,19 +754,10 @@ export function mountTable(root, tableId, { watch = false } = {}) {
       " ",
       h("a.linkish#table-rules", { href: `#/rules/${s.config?.game ?? ""}?table=${tableId}` }, t("rules")),
       " ",
-      h(
-        "button.linkish",
-        {
-          type: "button",
-          on: {
-            click: async () => {
-              const ok = await copyText(`${location.origin}/#/watch/${tableId}`);
-              if (ok) toast(t("copied"));
-            },
-          },
-        },
-        t("shareTable"),
-      ),
+      shareButtons(tableId, s.meta),
+      s.view?.last_hand || (s.view?.counts?.length ?? 0) > 0 // dealt: the match is on
+        ? [" ", h("button.linkish#open-scores", { type: "button", on: { click: () => openScoreTable(tableId, ctx()) } }, t("scoresButton"))]
+        : null,
     );
     page.dataset.seat = s.seat ?? "";
     backLink.textContent = `← ${t("backToLobby")}`;
@@ -758,6 +765,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
 
   function renderWaiting() {
     const dealt = (s.view?.counts?.length ?? 0) > 0;
+    if (s.meta?.status === "closed") {
+      waiting.hidden = false;
+      clearInterval(waitingTimer);
+      waitingTimer = null;
+      clear(waiting, h("h2", null, t("tableClosed")), h("a.button", { href: "#/" }, t("backToLobby")));
+      return;
+    }
     if (s.meta?.status !== "open" || dealt) {
       waiting.hidden = true;
       clearInterval(waitingTimer);
@@ -766,7 +780,6 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     }
     waiting.hidden = false;
     const seats = s.meta?.seats ?? [];
-    const empty = seats.filter((seat) => seat.kind === "empty").map((seat) => seat.seat);
     clear(
       waiting,
       h("h2", null, t("waitingPlayers")),
@@ -781,15 +794,26 @@ export function mountTable(root, tableId, { watch = false } = {}) {
             h("span.avatar", null, String(seat.seat + 1)),
             h("span", null, seat.kind === "empty" ? t("emptySeat") : seatName({ names: names(), kinds: kindsOf(), me: s.seat }, seat.seat)),
             seat.kind === "bot" ? h("span.badge.bot", null, t("bot")) : null,
+            seat.waiting ? h("span.badge.not-ready", null, t("notReady")) : null,
             seat.kind === "empty" && s.seat === null && !watch
               ? h("button.button.small", { type: "button", on: { click: () => sit(seat.seat) } }, t("sitHere"))
               : null,
           ),
         ),
       ),
-      empty.length
-        ? h("button.button.primary#fill-bots", { type: "button", on: { click: fillBots } }, t("fillBots"))
-        : null,
+      rematchWaiting(s.meta, (seat) => seatName({ names: names(), kinds: kindsOf(), me: s.seat }, seat)),
+      waitingControls({
+        tableId,
+        meta: s.meta,
+        seated: s.seat !== null || !!s.token,
+        watch,
+        invited: query?.get("join") === "1",
+        sit,
+        fillBots,
+        done: () => {
+          location.hash = "#/";
+        },
+      }),
     );
     if (!waitingTimer) waitingTimer = setInterval(refreshMeta, 1500);
   }
@@ -837,6 +861,19 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     renderControls();
     renderSheet();
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
+    renderAuto();
+  }
+
+  /** The 托管 button (托管 / 取消托管) and the tab's title when it is my turn. */
+  function renderAuto() {
+    const inAuto = s.seat !== null && (s.view?.auto ?? []).includes(s.seat);
+    const playing = (s.view?.counts?.length ?? 0) > 0 && s.view?.phase !== "over";
+    autoBtn.hidden = s.seat === null || !s.token || !playing;
+    autoBtn.textContent = inAuto ? t("autoOff") : t("autoOn");
+    autoBtn.title = inAuto ? t("autoNotice") : t("autoOnTitle");
+    autoBtn.dataset.on = inAuto ? "1" : "";
+    autoBtn.disabled = !!s.pending;
+    document.title = (isMyTurn() && s.settled ? t("yourTurnTitle") : "") + baseTitle;
   }
 
   /** On a narrow screen the hand is laid out in rows (css: a grid of strips and a last whole
@@ -1032,6 +1069,29 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     clear(speakEl, controls(moves, ctx), help ? h("p.word-help", null, help) : null);
   }
 
+  /** Between hands: 继续 sends my Continue (the next deal waits for every person's, or for its
+   * deadline), with who is still to press it; a spectator only closes the sheet. */
+  function continueControls(view, handNo) {
+    const kinds = kindsOf();
+    const ready = view.ready ?? [];
+    const waitingFor = kinds.map((kind, seat) => (kind === "human" && !ready.includes(seat) ? seatName(ctx(), seat) : null)).filter(Boolean);
+    const seated = s.seat !== null && !!s.token;
+    const done = seated && ready.includes(s.seat);
+    const press = () => {
+      if (seated) {
+        if (!s.pending) dispatch({ type: "continue", seat: s.seat });
+      } else {
+        s.dismissedHand = handNo;
+        renderSheet();
+      }
+    };
+    return [
+      h("button.button.primary#continue", { type: "button", disabled: done, on: { click: press } }, done ? t("continueDone") : t("continue")),
+      waitingFor.length ? h("span.continue-waiting", null, t("continueWaiting", { names: waitingFor.join(t("listSep")) })) : null,
+      s.deadline && s.deadlineSeat === null ? countdown(s.deadline, "nextHandIn") : null,
+    ];
+  }
+
   function renderSheet() {
     const view = s.view;
     if (!view) return;
@@ -1045,13 +1105,13 @@ export function mountTable(root, tableId, { watch = false } = {}) {
     }
     const buttons = final
       ? [
-          h("a.button.primary#open-replay", { href: `#/replay/${tableId}` }, t("viewReplay")),
+          rematchControls(tableId, s.meta, s.seat !== null && !!s.token),
+          h(`a.button${s.seat !== null ? "" : ".primary"}#open-replay`, { href: `#/replay/${tableId}` }, t("viewReplay")),
           h("a.button", { href: "#/" }, t("backToLobby")),
         ]
-      : [
-          h("button.button.primary", { type: "button", on: { click: () => { s.dismissedHand = handNo; renderSheet(); } } }, t("continue")),
-        ];
+      : continueControls(view, handNo);
     const sheet = scoreSheet({ ...ctx(), view: { ...view, hands: s.openHands ?? view.hands } }, { final, actions: buttons });
+    if (final && sheet) sheet.append(finalScores ??= scoreTableHost(tableId, ctx(), true)); // under 再来一局
     sheetHost.hidden = false;
     clear(sheetHost, h("div.sheet-backdrop", null, sheet));
   }

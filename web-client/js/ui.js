@@ -1,7 +1,8 @@
-// Small pieces of UI shared by the pages: the toast, copying a link, a relative time.
+// Small pieces of UI shared by the pages: the toast, what a screen reader is told, copying a
+// link, a relative time.
 
 import { $ } from "./dom.js";
-import { getLang } from "./i18n.js";
+import { getLang, onLang } from "./i18n.js";
 
 let toastTimer = null;
 
@@ -15,6 +16,27 @@ export function toast(message, kind = "info", ms = 3200) {
     el.hidden = true;
   }, ms);
 }
+
+const SAID_KEPT = 4; // the latest lines stay in the region (a reader hears each once, as added)
+
+/** Tell a screen reader `text`, politely (after what it is reading): a line added to the page's
+ * one live region (#announcer in index.html, visually hidden), which keeps only the latest few.
+ * A line repeated is a new line, so it is heard again. */
+export function say(text) {
+  const region = $("#announcer");
+  if (!region || !text) return;
+  const line = document.createElement("p");
+  line.textContent = text;
+  region.append(line);
+  while (region.childElementCount > SAID_KEPT) region.firstElementChild.remove();
+}
+
+/** Forget what the live region holds (a page left; lines in the other language). */
+export function unsay() {
+  $("#announcer")?.replaceChildren();
+}
+
+onLang(unsay);
 
 export async function copyText(text) {
   try {

@@ -36,6 +36,7 @@ class Settings(msgspec.Struct, kw_only=True):
     web_client: str = str(REPO / "web-client")
     pyodide: str = str(REPO / "web-client" / "node_modules" / "pyodide")
     wheels: str = str(REPO / "dist")
+    static_cache: str = str(REPO / "var" / "static")  # compressed copies of the static files
     max_body: int = 16 * 1024  # bytes of an HTTP request body
     max_frame: int = 4 * 1024  # bytes of a WebSocket frame we read
     ws_max_size: int = 64 * 1024  # bytes: uvicorn closes the socket above this

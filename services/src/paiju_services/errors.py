@@ -80,6 +80,17 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         "The table has reached its limit of {limit} events",
         409,
     ),
+    "not_owner": (
+        "只有房主可以这样做：{action}",
+        "Only the table's owner may do this: {action}",
+        403,
+    ),
+    "match_started": (
+        "牌局已经开始：{action}",
+        "The match has started: {action}",
+        409,
+    ),
+    "table_closed": ("这张牌桌已关闭", "This table is closed", 409),
     "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
     "bots_unavailable": ("机器人服务暂不可用", "The bots service is unavailable", 503),
     "not_found": ("没有这个地址：{path}", "Not found: {path}", 404),

@@ -1,16 +1,19 @@
 """Input limits checked before anything else looks at a request: JSON nesting depth (scanned on
-the raw bytes, before parsing), player names (request ids: ``messages.RequestId``). docs/services.md lists them."""
+the raw bytes, before parsing), player names (request ids: ``messages.RequestId``), a table's turn clock. docs/services.md lists
+them."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from paiju_services.errors import ServiceError, short
 
 MAX_JSON_DEPTH = 32  # arrays and objects inside one another; the deepest request needs 5
 MAX_NAME = 32  # characters of a player's name, once trimmed
+MAX_CLOCK = 3600  # seconds: the longest a table's turn clock may give one decision
 
 # a JSON string (with its escapes) or one bracket: strings are skipped, brackets counted
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
@@ -71,3 +74,25 @@ def command_seat(command: dict[str, Any]) -> int:
     if type(claimed) is not int:
         raise ServiceError("bad_request", detail="a command's seat is an integer")
     return claimed
+
+
+def clean_clock(clock: Any, kinds: Iterable[str]) -> dict[str, int]:
+    """A table's turn clock as asked for: seconds per kind of decision (``kinds``: the game's),
+    each an integer from 0 (no limit) to ``MAX_CLOCK``.
+
+    Raises:
+        ServiceError: ``bad_config`` (not an object, an unknown kind, a value out of bounds).
+    """
+    known = set(kinds)
+    if not isinstance(clock, dict):
+        raise ServiceError("bad_config", detail="clock: an object of seconds per kind")
+    for kind, seconds in clock.items():
+        if kind not in known:
+            raise ServiceError(
+                "bad_config", detail=f"clock: no kind {short(kind, 20)!r} (kinds: {sorted(known)})"
+            )
+        if type(seconds) is not int or not 0 <= seconds <= MAX_CLOCK:
+            raise ServiceError(
+                "bad_config", detail=f"clock {kind}: whole seconds from 0 (no limit) to {MAX_CLOCK}"
+            )
+    return dict(clock)

@@ -15,7 +15,8 @@ from paiju_services.errors import ErrorBody, RemoteError
 SeatKind = Literal["empty", "human", "bot"]
 # a client's id of a create or a join: a retry with the same id has the effect of one request
 RequestId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.:-]{16,64}$")]
-Status = Literal["open", "playing", "finished"]
+# closed: an open table its owner closed before the match started (it never dealt)
+Status = Literal["open", "playing", "finished", "closed"]
 
 
 class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -37,6 +38,8 @@ class Seat(msgspec.Struct, kw_only=True):
     # the join that took the seat, when it had a request id: sha256 of the id, and of the request
     request_sha256: str | None = None
     request_digest: str | None = None
+    # seated at a rematch table, not yet pressed 再来一局: the deal waits for every such seat
+    waiting: bool = False
 
 
 class TableMeta(msgspec.Struct, kw_only=True):
@@ -48,6 +51,15 @@ class TableMeta(msgspec.Struct, kw_only=True):
     totals: list[int] | None = None
     finished_at: float | None = None
     request_digest: str | None = None  # of the create that made it, when it had a request id
+    owner_sha256: str | None = None  # sha256 of the owner token (None: a table made before them)
+    rematch: str | None = None  # the table its players went on to with 再来一局
+    rematch_of: str | None = None  # the finished table this one is the rematch of
+    # "<seat>:<sha256 of its token>" of the last 64 seats left before the start: a retried leave
+    # is answered again with its seat
+    left: list[str] = msgspec.field(default_factory=list)
+    # the turn clock: seconds per kind of decision (play, bid, bury, continue; 0: no limit);
+    # None: the game's defaults (a table made before clocks)
+    clock: dict[str, int] | None = None
 
 
 # --- table service ---------------------------------------------------------------------------------
@@ -59,10 +71,15 @@ class CreateTable(Request):
     players: int | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     request_id: RequestId | None = None  # a retry with the same id creates nothing new
+    # the turn clock: seconds per kind of decision (``GET /api/games`` lists each game's kinds
+    # and defaults); a kind not given takes its default; 0: no limit
+    clock: dict[str, int] | None = None
 
 
 class TableCreated(Reply):
     table: str = ""
+    # the owner's token: fills seats with bots, closes the table; only its sha256 is stored
+    owner_token: str = ""
 
 
 class Join(Request):
@@ -94,10 +111,37 @@ class CommandDone(Reply):
 
 class AddBots(Request):
     seats: list[int] | None = None  # None: every empty seat
+    owner_token: str | None = None  # only the owner may fill seats (``not_owner``)
 
 
 class BotsAdded(Reply):
     seats: list[int] = msgspec.field(default_factory=list)
+
+
+class CloseTable(Request):
+    owner_token: str | None = None
+
+
+class TableClosed(Reply):
+    status: str = ""
+
+
+class LeaveSeat(Request):
+    token: str  # the seat's token
+
+
+class SeatLeft(Reply):
+    seat: int = -1
+
+
+class StartRematch(Request):
+    token: str  # a seat token of the finished table
+
+
+class RematchStarted(Reply):
+    table: str = ""  # the new table: the same seat there, with the same token
+    seat: int = -1
+    waiting: list[int] = msgspec.field(default_factory=list)  # human seats yet to press
 
 
 class Health(Reply):

@@ -40,7 +40,7 @@ def events_subject(table_id: str) -> str:
 
 
 def table_subject(table_id: str, verb: str) -> str:
-    """``verb`` is one of ``join``, ``command``, ``bots``."""
+    """``verb`` is one of ``join``, ``command``, ``bots``, ``close``, ``leave``, ``rematch``."""
     return f"paiju.tables.{table_id}.{verb}"
 
 

@@ -26,7 +26,8 @@ State = TableState
 def list_games() -> list[dict[str, Any]]:
     """The catalogue: every game with its names, region, description and variants, each variant
     with the ``options`` a table may choose (``TableGame.option_catalogue``), and the game's
-    ``words`` (``paiju.words.Words.to_json``: what its codes and view keys are called)."""
+    ``words`` (``paiju.words.Words.to_json``: what its codes and view keys are called), and its
+    turn clock's default seconds per kind of decision (``clock``: ``{"play": 30, ...}``)."""
     games = []
     for game in GAMES.values():
         info = dataclasses.asdict(game.info)
@@ -34,6 +35,7 @@ def list_games() -> list[dict[str, Any]]:
             v | {"options": game.option_catalogue(v["id"])} for v in info["variants"]
         ]
         info["words"] = game.words.to_json()
+        info["clock"] = dict(game.clock_defaults)
         games.append(info)
     return games
 
@@ -118,6 +120,17 @@ def legal_moves_json(state: State, seat: int) -> list[dict[str, Any]]:
 def to_move(state: State) -> int | None:
     """The seat whose turn it is (None while the table waits for the deal or the reveal)."""
     return get_game(state.config.game).to_move(state)
+
+
+def clock_kind(state: State) -> str | None:
+    """The kind of decision the table waits for (``play``, ``bid``, ``bury``, ``continue``),
+    which its turn clock times; None when it waits for nobody (``TableGame.clock_kind``)."""
+    return get_game(state.config.game).clock_kind(state)
+
+
+def clock_defaults(game: str) -> dict[str, int]:
+    """A game's default seconds per kind of decision (``TableGame.clock_defaults``)."""
+    return dict(get_game(game).clock_defaults)
 
 
 def result(state: State) -> HandEnded | None:
@@ -226,6 +239,8 @@ __all__ = [
     "card_names",
     "check_command",
     "classify",
+    "clock_defaults",
+    "clock_kind",
     "compare",
     "config_from_dict",
     "decide",

@@ -178,7 +178,11 @@ def _earlier(words: Words, view: dict[str, Any], command_type: str) -> list[str]
     return []
 
 
-def _word_name(words: Words, command: Command, earlier: Sequence[str]) -> Text | None:
+def _word_name(
+    words: Words, command: Command, earlier: Sequence[str], phase: str | None = None
+) -> Text | None:
+    """A spoken command's name in the game's words, as said after the ``earlier`` words of its
+    auction in ``phase`` (a word two rounds share, such as a pass, is named for each)."""
     field = _word_field(command)
     if field is None:
         return None
@@ -190,7 +194,7 @@ def _word_name(words: Words, command: Command, earlier: Sequence[str]) -> Text |
         return template[0].format(card=card_name(value, "zh")), template[1].format(
             card=card_name(value, "en")
         )
-    return words.said(command.TYPE, str(value), earlier)
+    return words.said(command.TYPE, str(value), earlier, phase=phase)
 
 
 def _reply_command(state: TableState, seat: int, reply: str) -> Command:
@@ -221,7 +225,11 @@ def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     names: dict[str, str] = {"p": "pass"}
     for value in words.commands.get(template.TYPE, {}):
         names[value] = value
-        for said in (words.said(template.TYPE, value), words.said(template.TYPE, value, earlier)):
+        for said in (
+            words.said(template.TYPE, value),
+            words.said(template.TYPE, value, earlier),
+            words.said(template.TYPE, value, earlier, phase=state.phase),
+        ):
             for text in said or ():
                 names[text] = value
     for move in spoken:
@@ -232,7 +240,13 @@ def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     return dataclasses.replace(template, **{field: reply.lower()})
 
 
-def _move_text(command: Command, words: Words, lang: str, earlier: Sequence[str] = ()) -> str:
+def _move_text(
+    command: Command,
+    words: Words,
+    lang: str,
+    earlier: Sequence[str] = (),
+    phase: str | None = None,
+) -> str:
     """A move as the terminal prints it (and a person may type it back): the cards of a play by
     their names, ``p（不要 / pass）``, or a spoken command's value and its name
     (``pass（不包 / No bid (不包)）``, ``AS（叫 ♠A / Call A♠）``)."""
@@ -240,7 +254,7 @@ def _move_text(command: Command, words: Words, lang: str, earlier: Sequence[str]
     if field is not None:
         value = getattr(command, field)
         text = format_card(value) if _names_a_card(command, field) else str(value)
-        name = _word_name(words, command, earlier)
+        name = _word_name(words, command, earlier, phase)
         return f"{text}（{_say(name, lang)}）" if name else text
     if isinstance(command, Pass):
         return f"p（{_say(('不要', 'pass'), lang)}）"
@@ -248,15 +262,21 @@ def _move_text(command: Command, words: Words, lang: str, earlier: Sequence[str]
     return _say(_names(cards), "en" if lang == "en" else "zh")
 
 
-def _done_text(command: Command, words: Words, lang: str, earlier: Sequence[str] = ()) -> str:
+def _done_text(
+    command: Command,
+    words: Words,
+    lang: str,
+    earlier: Sequence[str] = (),
+    phase: str | None = None,
+) -> str:
     """What a seat did, as the others read it: the cards by their names, 不要 / pass, or the
-    word said by its name."""
-    name = _word_name(words, command, earlier)
+    word said by its name (in ``phase``, the phase it was said in)."""
+    name = _word_name(words, command, earlier, phase)
     if name is not None:
         return _say(name, lang)
     if isinstance(command, Pass):
         return _say(("不要", "pass"), lang)
-    return _move_text(command, words, lang, earlier)
+    return _move_text(command, words, lang, earlier, phase)
 
 
 def _bot_line(
@@ -276,7 +296,7 @@ def _bot_line(
         return "；".join(_say(event_line(e, words, seat_names), lang) for e in events)
     said = _earlier(words, api.view(state, None), command.TYPE)
     who = seat_name(seat, seat_names)
-    return f"{_say(who, lang)}: {_done_text(command, words, lang, said)}"
+    return f"{_say(who, lang)}: {_done_text(command, words, lang, said, state.phase)}"
 
 
 def _table_line(state: TableState, view: dict[str, Any], human: int, lang: str) -> str:
@@ -314,7 +334,9 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
             how = (f"输入一张牌，如 {example}", f"type a card, e.g. {example}")
         else:
             earlier = _earlier(words, api.view(state, human), spoken[0].TYPE)
-            options = [(str(getattr(m, field)), _word_name(words, m, earlier)) for m in spoken]
+            options = [
+                (str(getattr(m, field)), _word_name(words, m, earlier, state.phase)) for m in spoken
+            ]
             how = (
                 "输入 " + " 或 ".join(f"{n[0]}（{v}）" if n else v for v, n in options),
                 "type " + " or ".join(f"{v} ({n[1]})" if n else v for v, n in options),
@@ -424,7 +446,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
                     move = moves[hints % len(moves)]
                     hints += 1
                     hint = _say(("提示", "hint"), lang, " ")
-                    print(f"{hint}: {_move_text(move, words, lang, said)}", file=out)
+                    print(f"{hint}: {_move_text(move, words, lang, said, state.phase)}", file=out)
                     continue
                 try:
                     state, new = api.apply(state, _reply_command(state, human, reply))

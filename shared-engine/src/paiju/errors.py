@@ -35,6 +35,11 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
     "unknown_seat": ("没有这个座位：{seat}", "There is no seat {seat}"),
     "unknown_command": ("无法识别的指令：{command}", "Unknown command: {command}"),
     "bad_command": ("指令格式错误：{detail}", "Malformed command: {detail}"),
+    # 托管, automatic plays and 继续 (the table's life)
+    "already_auto": ("已经在托管中", "Auto-play is already on"),
+    "not_auto": ("没有在托管", "Auto-play is not on"),
+    "bad_auto_reason": ("无效的托管原因：{reason}", "Not a reason for auto-play: {reason}"),
+    "already_continued": ("你已经按过继续了", "You have already pressed Continue"),
     # the deal
     "bad_commitment": ("承诺值必须是64位十六进制", "A commitment must be 64 hex digits"),
     "seed_mismatch": ("种子与承诺值不符", "The seed does not match the commitment"),

@@ -19,6 +19,9 @@ Protocol (docs/log-format.md has the auditor's view):
    it was received, and the cards from position ``n*h`` on are the rest (a kitty), in pack order.
    ``blocks`` (schema-1 logs): seat ``s`` receives positions ``s*h .. s*h+h-1``, each hand and the
    rest sorted.
+7. The lot (only for a game that draws the seat to deal first at random: 打棒's "第一局随机确认
+   庄家"): the stream of step 4 keyed ``sha256(key + utf8("seat"))`` instead of ``key``; the first
+   ``x < 2**64 - 2**64 % n`` it gives (``n`` seats) draws seat ``x % n``, who is then ``first``.
 
 When the hand ends the server reveals its seed and anyone checks both the commitment and the hands.
 """
@@ -50,6 +53,25 @@ def _uint64_stream(key: bytes) -> Iterator[int]:
         for offset in range(0, 32, 8):
             yield int.from_bytes(digest[offset : offset + 8], "big")
         block += 1
+
+
+def draw_seat(server_seed: str, player_seeds: Sequence[str | None], players: int) -> int:
+    """A seat drawn by lot from the deal's seeds (step 7): a game that chooses its first dealer at
+    random, before the deal, draws him here, so that neither the server nor a player alone
+    chooses him and an auditor re-derives him from the revealed seed. Independent of the shuffle
+    (its own key).
+
+    >>> draw_seat("s", [None, "x"], 4) == draw_seat("s", [None, "x"], 4) < 4
+    True
+    """
+    stream = _uint64_stream(
+        hashlib.sha256(shuffle_key(server_seed, player_seeds) + b"seat").digest()
+    )
+    limit = 2**64 - 2**64 % players
+    x = next(stream)
+    while x >= limit:
+        x = next(stream)
+    return x % players
 
 
 def shuffle(pack: Sequence[Card], server_seed: str, player_seeds: Sequence[str | None]) -> Hand:

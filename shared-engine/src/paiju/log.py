@@ -17,7 +17,10 @@ from paiju.errors import PaijuError, RuleError
 from paiju.protocol import (
     DEAL_SCHEMES,
     SCHEMA_VERSION,
+    AutoPlayed,
+    AutoSet,
     Command,
+    Continued,
     Deal,
     DealCommitted,
     Dealt,
@@ -141,8 +144,8 @@ def verify_deal(
 ) -> list[DealCheck]:
     """For each hand dealt: does the revealed seed match the commitment, and does the deal follow
     from it and the players' seeds — every seat's cards in the order drawn, the rest in pack order
-    (``fairness.deal`` by the event's scheme, from the seat the game lets draw first)? A hand whose
-    seed is not revealed yet is "unrevealed". ``revealed``: seeds revealed elsewhere (hand number →
+    (``fairness.deal`` by the event's scheme, from the seat the game lets draw first or draws by
+    lot)? A hand whose seed is not revealed yet is "unrevealed". ``revealed``: seeds revealed elsewhere (hand number →
     seed; the audit's, from events after the ones checked), taken as ``events``' own; each is
     checked against its commitment all the same."""
     game = get_game(config.game)
@@ -152,7 +155,7 @@ def verify_deal(
     revealed = dict(revealed or {}) | {
         e.hand_no: e.seed for e in events if isinstance(e, SeedRevealed)
     }
-    dealt: list[tuple[Dealt, int]] = []  # each deal with the seat that drew first
+    dealt: list[tuple[Dealt, TableState]] = []  # each deal with the state it was dealt in
     state = game.initial_state(config)
     for event in events:
         if isinstance(event, DealCommitted):
@@ -161,10 +164,10 @@ def verify_deal(
         elif isinstance(event, SeedAdded) and state.hand_no in seeds:
             seeds[state.hand_no][event.seat] = event.seed
         elif isinstance(event, Dealt):
-            dealt.append((event, game.first_to_draw(state)))
+            dealt.append((event, state))
         state = game.evolve(state, event)
     checks = []
-    for event, first in dealt:
+    for event, before in dealt:
         no, seed = event.hand_no, revealed.get(event.hand_no)
         if no not in committed:
             status = "no commitment before the deal"
@@ -180,7 +183,7 @@ def verify_deal(
                 seed,
                 seeds[no],
                 event.scheme if event.scheme in DEAL_SCHEMES else "round",
-                first,
+                game.seat_drawing_first(before, seed),
             )
             status = (
                 "verified"
@@ -241,12 +244,12 @@ def _same_deal_shape(game: Any, state: TableState, event: Dealt) -> bool:
     sizes_ok = len(event.hands) == state.config.players and all(
         len(h) == game.hand_size(state.config) for h in event.hands
     )
-    return (
-        sizes_ok
-        and event.hand_no == state.hand_no
-        and sorted(dealt) == list(pack)
-        and event.leader == game.first_turn(state, tuple(tuple(sorted(h)) for h in event.hands))
-    )
+    if game.draws_first_by_lot(state):  # a lot, drawn from the seed not revealed yet
+        leader_ok = 0 <= event.leader < state.config.players
+    else:
+        hands = tuple(tuple(sorted(h)) for h in event.hands)
+        leader_ok = event.leader == game.first_turn(state, hands)
+    return sizes_ok and event.hand_no == state.hand_no and sorted(dealt) == list(pack) and leader_ok
 
 
 def audit(lines: Iterable[str]) -> Audit:
@@ -473,8 +476,20 @@ def result_lines(result: HandEnded, words: Words, names: Names | None = None) ->
     return out
 
 
-# events that record the table's own steps; every other event records what a seat did
-_TABLE_EVENTS = (DealCommitted, SeedAdded, Dealt, HandEnded, SeedRevealed, MatchEnded, TrickWon)
+# events that record the table's own steps or a seat's presence (托管, 继续); every other event
+# records a move
+_TABLE_EVENTS = (
+    DealCommitted,
+    SeedAdded,
+    Dealt,
+    HandEnded,
+    SeedRevealed,
+    MatchEnded,
+    TrickWon,
+    AutoSet,
+    AutoPlayed,
+    Continued,
+)
 
 
 def describe(report: Audit) -> list[Text]:
@@ -705,7 +720,7 @@ def _explain(report: Audit, words: Words) -> list[Text]:
                 no=event.hand_no,
             )
         ]
-    said = event_line(event, words, names)
+    said = event_line(event, words, names, _automatic(report.events[i - 1] if i else None, event))
     turn = get_game(state.config.game).to_move(state)
     if err.code == "not_your_turn" and isinstance(seat, int) and isinstance(turn, int):
         return [
@@ -841,11 +856,18 @@ class _Blank(dict[str, Any]):
         return "{" + key + "}"
 
 
-def event_line(event: Event, words: Words, names: Names | None) -> Text:
-    """An event told as the game's words tell it (``Words.events``), or by its type."""
-    template = words.events.get(event.TYPE)
+AUTO_MARK: Text = ("（托管）", " (auto)")  # after the seat's name, on a play the server made
+
+
+def event_line(event: Event, words: Words, names: Names | None, auto: bool = False) -> Text:
+    """An event told as the game's words tell it (``Words.events``, by the event's ``line_key``,
+    else its type), or by its type. ``auto``: the server decided it for the seat (it follows an
+    ``auto_played``): the seat is named with 托管, "3号位（托管）出 ♠5"."""
+    template = words.events.get(event.line_key()) or words.events.get(event.TYPE)
     seat = getattr(event, "seat", getattr(event, "leader", None))
     who = seat_name(seat, names) if isinstance(seat, int) else ("", "")
+    if auto and isinstance(seat, int):
+        who = who[0] + AUTO_MARK[0], who[1] + AUTO_MARK[1]
     if template is None:
         return f"{who[0]} {event.TYPE}".strip(), f"{who[1]} {event.TYPE}".strip()
     out = []
@@ -868,6 +890,19 @@ def event_line(event: Event, words: Words, names: Names | None) -> Text:
     return out[0], out[1]
 
 
+def event_lines(events: Sequence[Event], words: Words, names: Names | None = None) -> list[Text]:
+    """Events told one by one (``event_line``), each event a seat's command the server decided
+    for it (the one after an ``auto_played`` of that seat) marked 托管."""
+    return [
+        event_line(e, words, names, auto=_automatic(events[i - 1] if i else None, e))
+        for i, e in enumerate(events)
+    ]
+
+
+def _automatic(before: Event | None, event: Event) -> bool:
+    return isinstance(before, AutoPlayed) and getattr(event, "seat", None) == before.seat
+
+
 # the fields of the core's events, named
 FIELD_NAMES: dict[str, Text] = {
     "seat": ("座位", "seat"),
@@ -884,6 +919,8 @@ FIELD_NAMES: dict[str, Text] = {
     "totals": ("总分", "totals"),
     "leader": ("先出", "first to play"),
     "bid": ("叫的话", "bid"),
+    "on": ("开启", "on"),
+    "reason": ("原因", "reason"),
 }
 
 

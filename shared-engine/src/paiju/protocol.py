@@ -56,6 +56,11 @@ class Event(Message):
     def as_command(self) -> Command | None:
         return None
 
+    def line_key(self) -> str:
+        """The key of the line that tells this event in a game's words (``Words.events``): its
+        type, or a finer key where one type is told several ways (``auto_set.on.timeout``)."""
+        return self.TYPE
+
 
 # --- the table's commands: the deal and its fairness -------------------------------------------
 
@@ -153,6 +158,44 @@ class CallCard(Command):
     TYPE: ClassVar[str] = "call_card"
     seat: int
     card: Card
+
+
+# --- a seat's presence: 托管 (the server plays for it), an automatic play, 继续 between hands ------
+
+# why a seat's 托管 was switched: the player did (``self``), his deadline passed (``timeout``), he
+# acted while in 托管 (``acted``); why the server played for a seat: its deadline passed
+# (``timeout``), it is in 托管 (``auto``)
+AUTO_REASONS = ("self", "timeout", "acted")
+AUTO_PLAY_REASONS = ("timeout", "auto")
+
+
+@dataclass(frozen=True, slots=True)
+class SetAuto(Command):
+    """Switch a seat's 托管 on or off. A seat sends it with ``reason`` ``self``; the table service
+    sends ``timeout`` (on) when a deadline passes and ``acted`` (off) when a seat in 托管 acts."""
+
+    TYPE: ClassVar[str] = "set_auto"
+    seat: int
+    on: bool
+    reason: str = "self"
+
+
+@dataclass(frozen=True, slots=True)
+class AutoPlay(Command):
+    """The table service announces that the next command of ``seat`` (in the same append) is its
+    own choice for the seat, not the player's: ``reason`` ``timeout`` or ``auto``."""
+
+    TYPE: ClassVar[str] = "auto_play"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Continue(Command):
+    """继续: the seat has seen the hand's score sheet and is ready for the next deal."""
+
+    TYPE: ClassVar[str] = "continue"
+    seat: int
 
 
 # --- events ---------------------------------------------------------------------------------------
@@ -315,6 +358,48 @@ class MatchEnded(Event):
     totals: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class AutoSet(Event):
+    """A seat's 托管 was switched on or off, and why (``AUTO_REASONS``)."""
+
+    TYPE: ClassVar[str] = "auto_set"
+    seat: int
+    on: bool
+    reason: str
+
+    def as_command(self) -> Command:
+        return SetAuto(seat=self.seat, on=self.on, reason=self.reason)
+
+    def line_key(self) -> str:
+        return f"{self.TYPE}.{'on' if self.on else 'off'}.{self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class AutoPlayed(Event):
+    """The next command of ``seat`` was decided by the server (``AUTO_PLAY_REASONS``)."""
+
+    TYPE: ClassVar[str] = "auto_played"
+    seat: int
+    reason: str
+
+    def as_command(self) -> Command:
+        return AutoPlay(seat=self.seat, reason=self.reason)
+
+    def line_key(self) -> str:
+        return f"{self.TYPE}.{self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Continued(Event):
+    """The seat pressed 继续 after the hand ended."""
+
+    TYPE: ClassVar[str] = "continued"
+    seat: int
+
+    def as_command(self) -> Command:
+        return Continue(seat=self.seat)
+
+
 # --- JSON forms -------------------------------------------------------------------------------------
 
 _TYPES: dict[str, type[Message]] = {}
@@ -365,6 +450,12 @@ for _cls in (
     HandEnded,
     SeedRevealed,
     MatchEnded,
+    SetAuto,
+    AutoPlay,
+    Continue,
+    AutoSet,
+    AutoPlayed,
+    Continued,
 ):
     register(_cls)
 

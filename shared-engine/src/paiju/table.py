@@ -23,12 +23,19 @@ from paiju import fairness
 from paiju.cards import Card, Hand, card_codes
 from paiju.errors import RuleError
 from paiju.protocol import (
+    AUTO_PLAY_REASONS,
+    AUTO_REASONS,
     DEAL_SCHEMES,
     AddSeed,
+    AutoPlay,
+    AutoPlayed,
+    AutoSet,
     Bid,
     BidMade,
     Command,
     CommitDeal,
+    Continue,
+    Continued,
     Deal,
     DealCommitted,
     Dealt,
@@ -38,6 +45,7 @@ from paiju.protocol import (
     RevealSeed,
     SeedAdded,
     SeedRevealed,
+    SetAuto,
     encode,
 )
 from paiju.sides import Sides
@@ -136,6 +144,8 @@ class TableState:
     revealed: tuple[str, ...] = field(default=())  # server seeds revealed, hand by hand
     said: tuple[tuple[int, str], ...] = ()  # a speaking round's words so far: (seat, word)
     to_speak: tuple[int, ...] = ()  # who speaks next in the speaking round, in order
+    auto: tuple[int, ...] = ()  # seats in 托管: the server plays for them (sorted)
+    ready: tuple[int, ...] = ()  # seats that pressed 继续 since the last hand ended (sorted)
 
 
 S = TypeVar("S", bound=TableState)
@@ -157,6 +167,16 @@ class TableGame(Generic[S]):
     # keeps its own next to its options dataclass, an option without one is shown by its field name
     option_labels: ClassVar[Mapping[str, OptionLabel]] = {}
     words: ClassVar[Words] = Words()  # the names of the game's codes and view keys (paiju.words)
+    # the turn clock: seconds a seat has for each kind of decision (``clock_kind``), the table's
+    # default (a table may set its own); a game with long hands may raise them in its module
+    clock_defaults: ClassVar[Mapping[str, int]] = {
+        "play": 30,
+        "bid": 20,
+        "bury": 60,
+        "continue": 15,
+    }
+    # a seat phase whose decision is of another kind than a play or a word (phase → kind)
+    clock_phases: ClassVar[Mapping[str, str]] = {"bury": "bury"}
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {}
@@ -173,6 +193,12 @@ class TableGame(Generic[S]):
         self.evolve_by(MatchEnded, self._on_match_ended)
         self.handle(Bid, self._decide_word)
         self.evolve_by(BidMade, self._on_word)
+        self.handle(SetAuto, self._decide_set_auto)
+        self.handle(AutoPlay, self._decide_auto_play)
+        self.handle(Continue, self._decide_continue)
+        self.evolve_by(AutoSet, self._on_auto_set)
+        self.evolve_by(AutoPlayed, self._on_auto_played)
+        self.evolve_by(Continued, self._on_continued)
 
     def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
         """``decider(state, command)`` decides commands of this type (a game's own commands: it
@@ -223,6 +249,21 @@ class TableGame(Generic[S]):
         game knows its dealer before the deal). Default: seat 0."""
         return 0
 
+    def draws_first_by_lot(self, state: S) -> bool:
+        """Whether the seat that receives the first card of this hand is drawn by lot from the
+        deal's seeds (``fairness.draw_seat``) instead of given by ``first_to_draw``: a game that
+        chooses its first dealer at random before the deal (打棒: "第一局随机确认庄家，并从庄家
+        开始逆时针发牌"). That seat is then the deal's ``leader`` too: the game's ``opening``
+        takes it from there. Default: never."""
+        return False
+
+    def seat_drawing_first(self, state: S, server_seed: str) -> int:
+        """The seat that receives the first card of the deal made with ``server_seed``: the lot
+        (``draws_first_by_lot``) or ``first_to_draw``. The deal and its audit both ask here."""
+        if self.draws_first_by_lot(state):
+            return fairness.draw_seat(server_seed, state.player_seeds, state.config.players)
+        return self.first_to_draw(state)
+
     def face_up(self, state: S, drawn: tuple[Hand, ...], rest: Hand) -> Hand:
         """Cards turned face up in the deal, from the hands as drawn and the rest in pack order
         (打拱 turns a card to choose the first dealer). Default: none."""
@@ -257,6 +298,11 @@ class TableGame(Generic[S]):
         the hand before anyone speaks)."""
         return []
 
+    def word_consequences(self, state: S) -> list[Event]:
+        """Events that follow at once from a word of a speaking round, given the state just after
+        it (打棒: the last pass over a kitty of jokers only ends the hand, "重新洗牌")."""
+        return []
+
     # --- a speaking round (an auction, a declaration, 明独): phases and speaking order as data ----
 
     def words_now(self, state: S, seat: int) -> tuple[str, ...]:
@@ -282,7 +328,8 @@ class TableGame(Generic[S]):
             earlier = [w for _, w in state.said]
             zh, en = self.words.said("bid", word, earlier) or (word, repr(word))
             raise RuleError("bid_not_allowed", bid_zh=zh, bid_en=en)
-        return [BidMade(seat=command.seat, bid=command.bid)]
+        made = BidMade(seat=command.seat, bid=command.bid)
+        return [made, *self.word_consequences(self.evolve(state, made))]
 
     def _on_word(self, state: S, event: BidMade) -> Changes:
         rest = tuple(s for s in state.to_speak if s != event.seat)
@@ -414,6 +461,26 @@ class TableGame(Generic[S]):
         """The seat whose turn it is, or None when the table waits for its own commands."""
         return state.turn if state.phase in self.seat_phases else None
 
+    def clock_kind(self, state: S) -> str | None:
+        """The kind of decision the table waits for now, which its turn clock times: ``play`` in
+        a seat phase, ``bid`` in a speaking round, the kind ``clock_phases`` names for a phase
+        (``bury``), ``continue`` between the hands of a match (the score sheet is shown; the next
+        deal waits for 继续); None when nobody is waited for (the deal, the end of the match)."""
+        if self.to_move(state) is not None:
+            kind = self.clock_phases.get(state.phase)
+            if kind is not None:
+                return kind
+            return "bid" if state.phase in self.speaking_phases else "play"
+        if self.between_hands(state):
+            return "continue"
+        return None
+
+    @staticmethod
+    def between_hands(state: TableState) -> bool:
+        """Whether a hand of the match has ended and the next is not yet committed to (the
+        score sheet is shown; seats may press 继续)."""
+        return state.last_hand is not None and state.phase in ("reveal", "commit")
+
     def result(self, state: S) -> HandEnded | None:
         """The last scored hand (None before the first hand ends)."""
         return state.last_hand
@@ -440,12 +507,54 @@ class TableGame(Generic[S]):
             "hand": card_codes(state.hands[seat]) if seat is not None and state.hands else None,
             "hands": [card_codes(h) for h in state.hands] if ended and state.hands else None,
             "last_hand": encode(state.last_hand) if state.last_hand else None,
+            "auto": list(state.auto),
+            "ready": list(state.ready),
         }
         out.update(self.view_extra(state, seat))
         return out
 
     def view_extra(self, state: S, seat: int | None) -> dict[str, Any]:
         return {}
+
+    # --- 托管, automatic plays and 继续: the same for every game ---------------------------------
+
+    def _decide_set_auto(self, state: S, command: SetAuto) -> list[Event]:
+        if state.phase == "over":
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        allowed = {"self": (True, False), "timeout": (True,), "acted": (False,)}
+        if command.reason not in AUTO_REASONS or command.on not in allowed[command.reason]:
+            raise RuleError("bad_auto_reason", reason=str(command.reason)[:20])
+        if (command.seat in state.auto) == command.on:
+            raise RuleError("already_auto" if command.on else "not_auto")
+        return [AutoSet(seat=command.seat, on=command.on, reason=command.reason)]
+
+    def _decide_auto_play(self, state: S, command: AutoPlay) -> list[Event]:
+        if command.reason not in AUTO_PLAY_REASONS:
+            raise RuleError("bad_auto_reason", reason=str(command.reason)[:20])
+        if self.to_move(state) is None:
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        if self.to_move(state) != command.seat:
+            raise RuleError("not_your_turn")
+        if command.seat not in state.auto:
+            raise RuleError("not_auto")
+        return [AutoPlayed(seat=command.seat, reason=command.reason)]
+
+    def _decide_continue(self, state: S, command: Continue) -> list[Event]:
+        if not self.between_hands(state):
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        if command.seat in state.ready:
+            raise RuleError("already_continued")
+        return [Continued(seat=command.seat)]
+
+    def _on_auto_set(self, state: S, event: AutoSet) -> Changes:
+        others = tuple(s for s in state.auto if s != event.seat)
+        return {"auto": tuple(sorted((*others, event.seat))) if event.on else others}
+
+    def _on_auto_played(self, state: S, event: AutoPlayed) -> Changes:
+        return {}
+
+    def _on_continued(self, state: S, event: Continued) -> Changes:
+        return {"ready": tuple(sorted((*state.ready, event.seat)))}
 
     # --- the deal ------------------------------------------------------------------------------
 
@@ -478,6 +587,7 @@ class TableGame(Generic[S]):
         if command.scheme not in DEAL_SCHEMES:
             raise RuleError("bad_command", detail=f"unknown deal scheme {command.scheme[:20]!r}")
         config = state.config
+        first = self.seat_drawing_first(state, command.seed)
         drawn, rest = fairness.deal(
             self.pack(config),
             config.players,
@@ -485,7 +595,7 @@ class TableGame(Generic[S]):
             command.seed,
             state.player_seeds,
             command.scheme,
-            self.first_to_draw(state),
+            first,
         )
         hands = tuple(tuple(sorted(hand)) for hand in drawn)
         dealt = Dealt(
@@ -493,7 +603,7 @@ class TableGame(Generic[S]):
             hands=drawn,
             rest=rest,
             face_up=self.face_up(state, drawn, rest),
-            leader=self.first_turn(state, hands),
+            leader=first if self.draws_first_by_lot(state) else self.first_turn(state, hands),
             scheme=command.scheme,
         )
         return [dealt, *self.deal_consequences(self.evolve(state, dealt))]
@@ -527,6 +637,7 @@ class TableGame(Generic[S]):
             "rest": event.rest,
             "turn": event.leader,
             "leader": event.leader,
+            "ready": (),
         }
         return changes | self.start_hand(state) | self.opening(state, event)
 

@@ -244,6 +244,33 @@ CORE_WORDS = Words(
         "hand_ended": ("本局结束", "The hand ends"),
         "seed_revealed": ("公开种子", "Seed revealed"),
         "match_ended": ("比赛结束", "The match ends"),
+        # 托管 and 继续: keys finer than a type (``Event.line_key``) tell each way it happens
+        "auto_set": ("{name} 托管状态改变", "{name}: auto-play switched"),
+        "auto_played": ("{name} 由系统代打", "{name} is played by the server"),
+        "auto_set.on.self": ("{name} 开启托管", "{name} turns auto-play on"),
+        "auto_set.on.timeout": ("{name} 超时，进入托管", "{name} ran out of time: auto-play on"),
+        "auto_set.off.self": ("{name} 取消托管", "{name} turns auto-play off"),
+        "auto_set.off.acted": ("{name} 亲自出手，取消托管", "{name} acts again: auto-play off"),
+        "auto_played.timeout": (
+            "{name} 超时，系统代打",
+            "{name} ran out of time: played by the server",
+        ),
+        "auto_played.auto": (
+            "{name} 托管中，系统代打",
+            "{name} is on auto-play: played by the server",
+        ),
+        "continued": ("{name} 继续", "{name} continues"),
+    },
+    # seats in 托管, and seats that pressed 继续 since the hand ended
+    seat_marks={"auto": ("托管", "Auto"), "ready": ("已继续", "Ready")},
+    # the kinds of decision a turn clock times (``TableGame.clock_defaults``), for the lobby
+    value_names={
+        "clock": {
+            "play": ("出牌", "a play"),
+            "bid": ("叫牌", "a bid"),
+            "bury": ("埋底", "burying the kitty"),
+            "continue": ("继续下一局", "continuing to the next hand"),
+        }
     },
 )
 

@@ -8,25 +8,24 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import uvicorn
 from litestar import Litestar, Request, Response, get
+from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.router import Router
-from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from paiju_services import __version__, bus, metrics, store, subjects
 from paiju_services.config import Settings
 from paiju_services.errors import ErrorBody, ServiceError, error_body, http_status, short
-from paiju_services.gateway import controllers
+from paiju_services.gateway import controllers, static
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.limits import http_rate_limit
 from paiju_services.gateway.ws import table_socket
@@ -128,6 +127,7 @@ def create_app(settings: Settings) -> Litestar:
         await store.ensure(js, settings.replicas, create=False)  # the table service creates
         tables_kv = await js.key_value(subjects.TABLES_BUCKET)
         app.state.backend = Backend(settings, nc, js, tables_kv)
+        await app.state.backend.start()
         log(logger, "gateway ready", url=f"http://{settings.host}:{settings.port}/")
         try:
             yield
@@ -142,32 +142,29 @@ def create_app(settings: Settings) -> Litestar:
         controllers.TablesController,
         table_socket,
     ]
-    statics: list[tuple[str, str, bool]] = [
-        ("/pyodide", settings.pyodide, False),
-        ("/wheels", settings.wheels, False),
-    ]
-    for path, directory, html in statics:
-        if Path(directory).is_dir():
-            handlers.append(
-                create_static_files_router(
-                    path=path, directories=[directory], html_mode=html, name=path.strip("/")
-                )
-            )
-    web = Path(settings.web_client)
-    if (web / "index.html").is_file():
-        handlers.append(
-            create_static_files_router(path="/", directories=[web], html_mode=True, name="web")
-        )
-    else:
+    # Pyodide, the wheel and the web client: compressed once, revalidated by ETag (static.py)
+    statics = static.StaticFiles(
+        pyodide=settings.pyodide,
+        wheels=settings.wheels,
+        web_client=settings.web_client,
+        cache=settings.static_cache,
+    )
+    handlers += statics.routers()
+    if not statics.has_web_client:
         handlers.append(Router(path="/", route_handlers=[placeholder]))
     return Litestar(
         route_handlers=handlers,
-        lifespan=[lifespan],
+        lifespan=[lifespan, statics.lifespan],
         dependencies={"backend": Provide(get_backend, sync_to_thread=False)},
         exception_handlers={Exception: error_response},
         before_request=controllers.check_body,
         middleware=[access_log, http_rate_limit(settings)],
         request_max_body_size=settings.max_body,
+        # the API's JSON answers gzipped (the catalogue is 82 kB raw); static files are served
+        # precompressed by gateway/static.py and excluded here
+        compression_config=CompressionConfig(
+            backend="gzip", minimum_size=1024, gzip_compress_level=6, exclude=["^/(?!api/)"]
+        ),
         logging_config=None,
         openapi_config=OpenAPIConfig(
             title="Paiju 牌局 API",

@@ -9,6 +9,8 @@ import contextlib
 import hashlib
 import hmac
 import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -22,12 +24,15 @@ from paiju import api
 from paiju.cards import card_codes
 from paiju.log import verify_deal
 from paiju.protocol import HandEnded, encode
+from paiju.table import TableState
 from paiju_services import metrics, subjects
 from paiju_services.bus import request
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
+from paiju_services.gateway.directory import Directory
 from paiju_services.gateway.feeds import TableFeed
 from paiju_services.gateway.schemas import (
+    HandsOut,
     LogOut,
     SeatOut,
     StateOut,
@@ -37,12 +42,18 @@ from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
     BotsAdded,
+    CloseTable,
     CommandDone,
     CreateTable,
     Health,
     Join,
     Joined,
+    LeaveSeat,
+    RematchStarted,
     SeatCommand,
+    SeatLeft,
+    StartRematch,
+    TableClosed,
     TableCreated,
     TableMeta,
 )
@@ -52,6 +63,15 @@ from paiju_services.tablelog import LRU, CorruptLog, TableLog, load
 logger = logging.getLogger("paiju.gateway")
 
 
+@dataclass
+class _Hands:
+    """A table's scored hands so far, and the state they were read up to (caught up in steps)."""
+
+    version: int
+    state: TableState
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
 class Backend:
     def __init__(self, settings: Settings, nc: Client, js: JetStreamContext, tables_kv: KeyValue):
         self.settings = settings
@@ -59,19 +79,27 @@ class Backend:
         self.js = js
         self.store = EventStore(nc, js)
         self.tables_kv = tables_kv
+        self.directory = Directory(tables_kv)  # the lobby's listings (gateway/directory.py)
         self.finished = LRU(settings.max_log_cache)  # finished tables never change
         self.feeds: dict[str, TableFeed] = {}
         self.feed_lock = asyncio.Lock()
+        self.live = LRU(settings.max_log_cache)  # live tables' logs, caught up on request
+        self.live_lock = asyncio.Lock()
+        self.hand_rows: OrderedDict[str, _Hands] = OrderedDict()
+
+    async def start(self) -> None:
+        await self.directory.start()
 
     async def close(self) -> None:
+        await self.directory.stop()
         for feed in list(self.feeds.values()):
             await feed.close()
         self.feeds.clear()
 
     # --- requests to the table service ----------------------------------------------------------
 
-    async def create_table(self, body: CreateTable) -> str:
-        reply = await request(
+    async def create_table(self, body: CreateTable) -> TableCreated:
+        return await request(
             self.nc,
             subjects.TABLES_CREATE,
             body,
@@ -79,7 +107,6 @@ class Backend:
             self.settings.request_timeout,
             "unavailable",
         )
-        return reply.table
 
     async def join(self, table_id: str, body: Join) -> Joined:
         self.check_id(table_id)
@@ -100,6 +127,39 @@ class Backend:
             body,
             BotsAdded,
             2 * self.settings.request_timeout,
+            "unavailable",
+        )
+
+    async def close_table(self, table_id: str, body: CloseTable) -> TableClosed:
+        self.check_id(table_id)
+        return await request(
+            self.nc,
+            subjects.table_subject(table_id, "close"),
+            body,
+            TableClosed,
+            self.settings.request_timeout,
+            "unavailable",
+        )
+
+    async def leave(self, table_id: str, body: LeaveSeat) -> SeatLeft:
+        self.check_id(table_id)
+        return await request(
+            self.nc,
+            subjects.table_subject(table_id, "leave"),
+            body,
+            SeatLeft,
+            self.settings.request_timeout,
+            "unavailable",
+        )
+
+    async def rematch(self, table_id: str, body: StartRematch) -> RematchStarted:
+        self.check_id(table_id)
+        return await request(
+            self.nc,
+            subjects.table_subject(table_id, "rematch"),
+            body,
+            RematchStarted,
+            2 * self.settings.request_timeout,  # it may seat bots, as POST .../bots does
             "unavailable",
         )
 
@@ -147,19 +207,23 @@ class Backend:
             raise ServiceError("table_not_found", table=table_id) from None
         return msgspec.json.decode(entry.value or b"", type=TableMeta)
 
-    async def tables(self, statuses: frozenset[str], limit: int = 200) -> list[TableOut]:
-        try:
-            keys = await self.tables_kv.keys()
-        except nats.js.errors.NoKeysError:
-            return []
-        out: list[TableOut] = []
-        for key in keys:
-            with contextlib.suppress(nats.js.errors.KeyNotFoundError, ServiceError):
-                meta = await self.meta(key)
-                if meta.status in statuses:
-                    out.append(table_out(meta))
-        out.sort(key=lambda t: t.created_at, reverse=True)
-        return out[:limit]
+    async def tables(
+        self,
+        statuses: frozenset[str],
+        limit: int = 200,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        before: float | None = None,
+    ) -> list[TableOut]:
+        """Tables of these statuses, newest first: a finished (or closed) one by the time it
+        ended, any other by the time it was made. ``game``: that game only; ``player``: a seat's
+        name contains it (case-insensitive); ``before``: only tables older than this time (the
+        last one of the previous page: the next page)."""
+        metas = await self.directory.tables(
+            statuses, limit, game=game, player=player, before=before
+        )
+        return [table_out(meta) for meta in metas]
 
     async def seat_of(self, table_id: str, token: str) -> int:
         """The seat a token holds at a table.
@@ -215,6 +279,46 @@ class Backend:
             ],
         )
 
+    async def hands(self, table_id: str) -> HandsOut:
+        """Every hand scored so far at a table, live or finished, from its log (public: every
+        hand_ended is shown to all as it happens), with the running totals after each."""
+        async with self.live_lock:  # one catch-up at a time: a log is caught up in place
+            table = self.finished.get_fresh(table_id)
+            if table is None:
+                self.check_id(table_id)
+                try:
+                    loaded = await load(self.store, table_id, self.live.get_fresh(table_id))
+                except (StoreError, CorruptLog) as exc:
+                    log(logger, "log not readable", logging.ERROR, table=table_id, error=str(exc))
+                    raise ServiceError("unavailable") from exc
+                if loaded is None:
+                    raise ServiceError("table_not_found", table=table_id)
+                table = loaded
+                if table.over:
+                    self.live.pop(table_id, None)
+                    self.finished.put(table_id, table)
+                else:
+                    self.live.put(table_id, table)
+            done = self.hand_rows.get(table_id)
+            if done is None or done.version > table.version:
+                done = _Hands(0, api.initial_state(table.config))
+            for event in table.events[done.version :]:
+                done.state = api.evolve(done.state, event)
+                if isinstance(event, HandEnded):
+                    done.rows.append({**encode(event), "totals": list(done.state.totals)})
+            done.version = table.version
+            self.hand_rows[table_id] = done
+            self.hand_rows.move_to_end(table_id)
+            while len(self.hand_rows) > self.settings.max_log_cache:
+                self.hand_rows.popitem(last=False)
+            return HandsOut(
+                table=table_id,
+                version=table.version,
+                finished=table.over,
+                hands=list(done.rows),
+                totals=list(table.state.totals),
+            )
+
     async def state_at(self, table_id: str, at: int | None) -> StateOut:
         table = await self.table_log(table_id)
         index = table.version if at is None else at
@@ -259,9 +363,14 @@ def table_out(meta: TableMeta) -> TableOut:
         players=config["players"],
         options=config["options"],
         status=meta.status,
-        seats=[SeatOut(seat=i, kind=s.kind, name=s.name) for i, s in enumerate(meta.seats)],
+        seats=[
+            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting)
+            for i, s in enumerate(meta.seats)
+        ],
         created_at=meta.created_at,
         finished_at=meta.finished_at,
         totals=meta.totals,
         ws=f"/ws/tables/{meta.id}",
+        rematch=meta.rematch,
+        rematch_of=meta.rematch_of,
     )

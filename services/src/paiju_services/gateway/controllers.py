@@ -1,5 +1,6 @@
-"""The HTTP API under ``/api``: the game catalogue, tables (create, list, read), seats, bots,
-commands, a table's state at any event index, and a finished table's full log."""
+"""The HTTP API under ``/api``: the game catalogue, tables (create, list and search, read), seats
+(take, leave), bots and closing (the owner's), 再来一局, commands, a table's state at any event
+index, its scored hands, and a finished table's full log."""
 
 from __future__ import annotations
 
@@ -15,22 +16,35 @@ from paiju_services.gateway.backend import Backend, table_out
 from paiju_services.gateway.schemas import (
     BotsIn,
     BotsOut,
+    CloseOut,
     CommandIn,
     CommandOut,
+    CreatedOut,
     CreateTableIn,
+    HandsOut,
     HealthOut,
     In,
     JoinIn,
     JoinOut,
+    LeaveOut,
     LogOut,
+    RematchOut,
     StateOut,
     TableOut,
 )
 from paiju_services.inputs import check_depth, command_seat
-from paiju_services.messages import AddBots, CreateTable, Join
+from paiju_services.messages import (
+    AddBots,
+    CloseTable,
+    CreateTable,
+    Join,
+    LeaveSeat,
+    StartRematch,
+)
 
 TableId = Annotated[str, Parameter(description="a table id: 16 hex digits", max_length=64)]
 LIVE = frozenset({"open", "playing"})
+Authorization = Annotated[str | None, Parameter(header="Authorization")]
 
 B = TypeVar("B", bound=In)
 _decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
@@ -62,6 +76,12 @@ async def strict_body(request: Request[Any, Any, Any], kind: type[B]) -> B:
     return body
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, if there is one."""
+    scheme, _, token = (authorization or "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 def get_backend(request: Request[Any, Any, Any]) -> Backend:
     backend: Backend = request.app.state.backend
     return backend
@@ -91,27 +111,47 @@ class TablesController(Controller):
     path = "/api/tables"
     tags = ["tables"]  # noqa: RUF012
 
-    @get(summary="Tables: the live ones (open and playing) unless ?status= says otherwise")
+    @get(
+        summary="Tables, newest first: the live ones (open and playing) unless ?status= says "
+        "otherwise; ?game= and ?player= search, ?before= pages (the last one's time)"
+    )
     async def list_tables(
-        self, backend: Backend, status: Literal["live", "open", "playing", "finished"] = "live"
+        self,
+        backend: Backend,
+        status: Literal["live", "open", "playing", "finished", "closed"] = "live",
+        game: Annotated[str | None, Parameter(max_length=32)] = None,
+        player: Annotated[str | None, Parameter(max_length=32)] = None,
+        before: float | None = None,
+        page_size: Annotated[int, Parameter(ge=1, le=200)] = 200,
     ) -> list[TableOut]:
-        return await backend.tables(LIVE if status == "live" else frozenset({status}))
+        return await backend.tables(
+            LIVE if status == "live" else frozenset({status}),
+            page_size,
+            game=game,
+            player=player,
+            before=before,
+        )
 
     @post(summary="Create a table: game, variant, players, options", status_code=201)
     async def create(
         self, backend: Backend, request: Request[Any, Any, Any], data: CreateTableIn
-    ) -> TableOut:
+    ) -> CreatedOut:
         data = await strict_body(request, CreateTableIn)
-        table_id = await backend.create_table(
+        created = await backend.create_table(
             CreateTable(
                 game=data.game,
                 variant=data.variant,
                 players=data.players,
                 options=data.options,
                 request_id=data.request_id,
+                clock=data.clock,
             )
         )
-        return table_out(await backend.meta(table_id))
+        table = table_out(await backend.meta(created.table))
+        return CreatedOut(
+            **{f: getattr(table, f) for f in table.__struct_fields__},
+            owner_token=created.owner_token,
+        )
 
     @get("/{table_id:str}", summary="A table: settings, seats, status")
     async def table(self, backend: Backend, table_id: TableId) -> TableOut:
@@ -130,18 +170,74 @@ class TablesController(Controller):
             table=table_id, seat=joined.seat, token=joined.token, ws=f"/ws/tables/{table_id}"
         )
 
-    @post("/{table_id:str}/bots", status_code=200, summary="Fill empty seats with bots")
+    @post(
+        "/{table_id:str}/bots",
+        status_code=200,
+        summary="Fill empty seats with bots (the owner: Authorization: Bearer <owner token>)",
+    )
     async def bots(
         self,
         backend: Backend,
         request: Request[Any, Any, Any],
         table_id: TableId,
         data: BotsIn | None = None,
+        authorization: Authorization = None,
     ) -> BotsOut:
         if (await request.body()).strip():
             data = await strict_body(request, BotsIn)
-        added = await backend.add_bots(table_id, AddBots(seats=data.seats if data else None))
+        added = await backend.add_bots(
+            table_id,
+            AddBots(seats=data.seats if data else None, owner_token=bearer(authorization)),
+        )
         return BotsOut(table=table_id, seats=added.seats)
+
+    @post(
+        "/{table_id:str}/close",
+        status_code=200,
+        summary="Close a table that has not started (the owner: Authorization: Bearer <owner token>)",
+    )
+    async def close(
+        self, backend: Backend, table_id: TableId, authorization: Authorization = None
+    ) -> CloseOut:
+        closed = await backend.close_table(table_id, CloseTable(owner_token=bearer(authorization)))
+        return CloseOut(table=table_id, status=closed.status)
+
+    @post(
+        "/{table_id:str}/leave",
+        status_code=200,
+        summary="Give up a seat before the match starts (Authorization: Bearer <seat token>)",
+    )
+    async def leave(
+        self, backend: Backend, table_id: TableId, authorization: Authorization = None
+    ) -> LeaveOut:
+        token = bearer(authorization)
+        if token is None:
+            raise ServiceError("unauthorized")
+        left = await backend.leave(table_id, LeaveSeat(token=token))
+        return LeaveOut(table=table_id, seat=left.seat)
+
+    @post(
+        "/{table_id:str}/rematch",
+        status_code=200,
+        summary="再来一局: the same seats at a new linked table (Authorization: Bearer <seat token>)",
+    )
+    async def rematch(
+        self, backend: Backend, table_id: TableId, authorization: Authorization = None
+    ) -> RematchOut:
+        token = bearer(authorization)
+        if token is None:
+            raise ServiceError("unauthorized")
+        started = await backend.rematch(table_id, StartRematch(token=token))
+        return RematchOut(
+            table=started.table,
+            seat=started.seat,
+            waiting=started.waiting,
+            ws=f"/ws/tables/{started.table}",
+        )
+
+    @get("/{table_id:str}/hands", summary="Every hand scored so far, with the running totals")
+    async def hands(self, backend: Backend, table_id: TableId) -> HandsOut:
+        return await backend.hands(table_id)
 
     @post(
         "/{table_id:str}/commands",

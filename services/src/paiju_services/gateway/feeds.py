@@ -4,6 +4,8 @@ NATS reconnect), and every watcher of the table sent its own ``view`` after ever
 
 The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
 when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
+Every state frame also carries the table's pending deadline (``tables.clock.pending``: from the
+stream time of the event its wait began with and the table's clock), so a browser can count down.
 """
 
 from __future__ import annotations
@@ -25,11 +27,21 @@ from paiju_services.gateway.schemas import Over, StateFrame, encoder
 from paiju_services.logs import log
 from paiju_services.store import Stored
 from paiju_services.tablelog import CorruptLog, TableLog, load
+from paiju_services.tables.clock import QUIET, humans, pending, table_clock, wait_start
 
 if TYPE_CHECKING:
     from paiju_services.gateway.backend import Backend
 
 logger = logging.getLogger("paiju.gateway.feed")
+
+
+class ClockedState(StateFrame, tag="state"):
+    """A state frame with the table's pending deadline: ``deadline`` (epoch ms, None when nobody
+    is timed) and ``deadline_seat`` (the seat that must act by then; None with a deadline: the
+    next hand is dealt then, 继续 or not)."""
+
+    deadline: int | None = None
+    deadline_seat: int | None = None
 
 
 class Watcher:
@@ -64,6 +76,11 @@ class TableFeed:
         self.sub: Subscription | None = None
         self.closed = False
         self.closer: asyncio.TimerHandle | None = None
+        # the turn clock: the table's seconds per kind, its human seats, and the stream time
+        # the current wait began at (``tables.clock``)
+        self.clock: dict[str, int] = {}
+        self.people: frozenset[int] = frozenset()
+        self.since = 0.0
 
     async def start(self) -> None:
         table = await load(self.backend.store, self.table_id)
@@ -71,6 +88,7 @@ class TableFeed:
             raise ServiceError("table_not_found", table=self.table_id)
         self.table = table
         if not table.over:
+            await self._read_clock(since=True)
             config = ConsumerConfig(
                 deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
                 opt_start_seq=table.last_seq + 1,
@@ -84,6 +102,19 @@ class TableFeed:
                 cb=self._on_msg,
             )
         log(logger, "feed started", table=self.table_id, version=table.version)
+
+    async def _read_clock(self, since: bool = False) -> None:
+        """The table's clock and human seats from its directory entry, and (``since``) when its
+        current wait began; a feed that cannot read them shows no deadline, nothing else fails."""
+        try:
+            meta = await self.backend.meta(self.table_id)
+            self.clock, self.people = table_clock(meta), humans(meta)
+            if since:
+                start = await wait_start(self.backend.nc, self.table_id)
+                if start is not None and start[0] == self.table.last_seq:
+                    self.since = start[1]
+        except Exception as exc:
+            log(logger, "clock not read", logging.WARNING, table=self.table_id, error=repr(exc))
 
     async def close(self) -> None:
         self.closed = True
@@ -143,6 +174,10 @@ class TableFeed:
         except CorruptLog as exc:
             log(logger, "corrupt event", logging.ERROR, table=self.table_id, error=str(exc))
             return
+        if (msg.headers or {}).get(subjects.H_TYPE) not in QUIET:
+            self.since = msg.metadata.timestamp.timestamp()
+        if event.TYPE == "dealt":
+            await self._read_clock()  # the seats are final once a hand is dealt
         self._broadcast(event)
         if self.table.over:
             over = self._over()
@@ -168,14 +203,19 @@ class TableFeed:
         settled = self.table.settled
         if settled and seat is not None and api.to_move(state) == seat:
             moves = api.legal_moves_json(state, seat)
+        due = (
+            pending(state, self.clock, self.people, self.since) if settled and self.since else None
+        )
         return encoder.encode(
-            StateFrame(
+            ClockedState(
                 table=self.table_id,
                 index=self.table.version,
                 event=event,
                 view=api.view(state, seat),
                 settled=settled,
                 moves=moves,
+                deadline=None if due is None else due.at_ms,
+                deadline_seat=None if due is None else due.seat,
             )
         )
 

@@ -25,6 +25,9 @@ class CreateTableIn(In):
     variant: str | None = None
     players: int | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
+    # the turn clock: seconds per kind of decision (play, bid, bury, continue; `GET /api/games`
+    # lists each game's defaults); a kind not given takes its default; 0: no limit
+    clock: dict[str, int] | None = None
     # your id of this request (16-64 of A-Z a-z 0-9 _ . : -, e.g. a UUID): a retry with the same id
     # returns the same table; the same id with a different body is refused (id_reused)
     request_id: RequestId | None = None
@@ -34,6 +37,7 @@ class SeatOut(msgspec.Struct, kw_only=True):
     seat: int
     kind: SeatKind
     name: str | None
+    waiting: bool = False  # a rematch seat whose player has not pressed 再来一局 yet
 
 
 class TableOut(msgspec.Struct, kw_only=True):
@@ -48,6 +52,14 @@ class TableOut(msgspec.Struct, kw_only=True):
     finished_at: float | None = None
     totals: list[int] | None = None
     ws: str  # the table's WebSocket path
+    rematch: str | None = None  # the table its players went on to (再来一局)
+    rematch_of: str | None = None  # the finished table this one is the rematch of
+
+
+class CreatedOut(TableOut, kw_only=True):
+    # keep it: it is the table's ownership (fill seats with bots, close the table), sent as
+    # Authorization: Bearer <owner token>; a retried create with the same request id answers it again
+    owner_token: str
 
 
 class JoinIn(In):
@@ -73,6 +85,33 @@ class BotsIn(In):
 class BotsOut(msgspec.Struct, kw_only=True):
     table: str
     seats: list[int]
+
+
+class CloseOut(msgspec.Struct, kw_only=True):
+    table: str
+    status: str
+
+
+class LeaveOut(msgspec.Struct, kw_only=True):
+    table: str
+    seat: int  # the seat given up, now empty
+
+
+class RematchOut(msgspec.Struct, kw_only=True):
+    table: str  # the new table: sit at the same seat with the same token
+    seat: int
+    waiting: list[int]  # human seats that have not pressed 再来一局 yet: the deal waits for them
+    ws: str
+
+
+class HandsOut(msgspec.Struct, kw_only=True):
+    table: str
+    version: int  # events in the log read
+    finished: bool
+    # every hand scored so far: its hand_ended event (the engine's JSON form: hand_no, order,
+    # lines, scores, results) and "totals", the running totals after it
+    hands: list[dict[str, Any]]
+    totals: list[int]  # the totals now
 
 
 class CommandIn(In):

@@ -1,7 +1,10 @@
 """The table service: the only writer of table logs.
 
-It answers requests on ``paiju.tables.create`` and ``paiju.tables.<table>.{join,command,bots}``
-in the queue group ``paiju-tables``, so any number of copies can run; any copy serves any table.
+It answers requests on ``paiju.tables.create`` and
+``paiju.tables.<table>.{join,command,bots,close,leave,rematch}`` in the queue group
+``paiju-tables``, so any number of copies can run; any copy serves any table. A table's creator
+holds its owner token (only its sha256 is in the directory): only he may fill seats with bots or
+close the table before it starts.
 For a command it loads the table (from memory, or by replaying its subject), runs the engine's
 ``decide``, and appends the events with the subject's last sequence as the expected one. A lost
 race (another copy appended first) reloads the table and decides again; a command id seen before
@@ -47,28 +50,35 @@ from paiju.table import Config
 from paiju_services import metrics, subjects
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
-from paiju_services.errors import ServiceError, short
+from paiju_services.errors import RemoteError, ServiceError, short
 from paiju_services.inputs import clean_name
 from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
     BotsAdded,
+    CloseTable,
     CommandDone,
     CreateTable,
     FillSeats,
     Health,
     Join,
     Joined,
+    LeaveSeat,
+    RematchStarted,
     Reply,
     Seat,
     SeatCommand,
+    SeatLeft,
     SeatsFilled,
+    StartRematch,
+    TableClosed,
     TableCreated,
     TableMeta,
     encoder,
 )
 from paiju_services.store import Conflict, EventStore, StoreError
 from paiju_services.tablelog import LRU, TableLog, event_line, header_line, load
+from paiju_services.tables import clock as clocks
 
 logger = logging.getLogger("paiju.tables")
 
@@ -101,6 +111,31 @@ def join_token(secret: str, request_id: str) -> str:
     without the table's secret (which never leaves the table service) can compute it."""
     mac = hmac.new(secret.encode(), f"paiju-join/{request_id}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
+
+
+def owner_token(secret: str, table_id: str) -> str:
+    """The owner token of a table: derived from its secret like a join's token, so a retried
+    create answers the same one, and only its sha256 is ever stored."""
+    mac = hmac.new(secret.encode(), f"paiju-owner/{table_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
+
+
+def rematch_table_id(table_id: str) -> str:
+    """The table 再来一局 at ``table_id`` opens: every player who presses it lands at this one."""
+    return hashlib.sha256(f"paiju-rematch/{table_id}".encode()).hexdigest()[:16]
+
+
+def seats_ready(seats: list[Seat]) -> bool:
+    """Every seat taken, and no rematch seat still waiting for its player: the deal may come."""
+    return all(s.kind != "empty" and not s.waiting for s in seats)
+
+
+def is_owner(meta: TableMeta, token: str | None) -> bool:
+    return (
+        token is not None
+        and meta.owner_sha256 is not None
+        and hmac.compare_digest(meta.owner_sha256, token_hash(token))
+    )
 
 
 def check_config(config: Config[Any], options: dict[str, Any]) -> None:
@@ -152,6 +187,14 @@ def _same_json_type(default: Any, value: Any) -> bool:
     return type(default) is type(value)
 
 
+def _seat_of(meta: TableMeta, digest: str) -> int | None:
+    """The seat whose token has this sha256, if any."""
+    for seat, info in enumerate(meta.seats):
+        if info.token_sha256 and hmac.compare_digest(info.token_sha256, digest):
+            return seat
+    return None
+
+
 @dataclasses.dataclass
 class _Meta:
     meta: TableMeta
@@ -172,6 +215,7 @@ class TableService:
         self.sweeper: asyncio.Task[None] | None = None
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
+        self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
 
     # --- lifecycle --------------------------------------------------------------------------------
 
@@ -185,9 +229,11 @@ class TableService:
         await self.responder.serve(subjects.TABLES_ALL, self._dispatch)
         await self.responder.serve(subjects.HEALTH_TABLES, self._health)
         self.sweeper = asyncio.create_task(self._sweep_forever())
+        await self.clock.start()
         log(logger, "table service ready", instance=self.settings.instance)
 
     async def stop(self) -> None:
+        await self.clock.stop()
         if self.sweeper:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -211,6 +257,12 @@ class TableService:
             return await self.join(table_id, msgspec.json.decode(msg.data, type=Join))
         if verb == "bots":
             return await self.add_bots(table_id, msgspec.json.decode(msg.data, type=AddBots))
+        if verb == "close":
+            return await self.close(table_id, msgspec.json.decode(msg.data, type=CloseTable))
+        if verb == "leave":
+            return await self.leave(table_id, msgspec.json.decode(msg.data, type=LeaveSeat))
+        if verb == "rematch":
+            return await self.rematch(table_id, msgspec.json.decode(msg.data, type=StartRematch))
         raise ServiceError("bad_request", detail=f"no such verb {verb!r}")
 
     # --- create, join, bots --------------------------------------------------------------------
@@ -238,6 +290,8 @@ class TableService:
             created_at=time.time(),
             seats=[Seat() for _ in range(config.players)],
             request_digest=fingerprint,
+            owner_sha256=token_hash(owner_token(secret, table_id)),
+            clock=clocks.table_clock_of(config.game, req.clock),
         )
         try:
             revision = await self.tables_kv.create(table_id, encoder.encode(meta))
@@ -252,6 +306,16 @@ class TableService:
                 raise ServiceError("id_reused", id=req.request_id) from None
             meta, revision = entry.meta, entry.revision  # a retry: finish what the first began
         self.metas[table_id] = _Meta(meta, revision)
+        await self._first_append(table_id, config, secret, retry=req.request_id is not None)
+        log(logger, "table created", table=table_id, config=meta.config)
+        return TableCreated(table=table_id, owner_token=owner_token(secret, table_id))
+
+    async def _first_append(
+        self, table_id: str, config: Config[Any], secret: str, *, retry: bool
+    ) -> None:
+        """The log's header and the commitment to the first deal, as one atomic append on an empty
+        subject. ``retry``: the subject may hold them already (a retried create, or a rematch
+        another player pressed first), which is then no error."""
         self.secrets[table_id] = secret  # for the first step (the cache may have been cleared)
         # the header and the commitment to the first deal, as one atomic append on a new subject
         state = api.initial_state(config)
@@ -274,17 +338,15 @@ class TableService:
         try:
             seq = await self.store.append(table_id, messages, 0, "create")
         except Conflict:  # the subject is not empty: a retry of this create appended first
-            if req.request_id is None:
+            if not retry:
                 raise
             if await load(self.store, table_id) is None:
                 raise StoreError(f"create {table_id}: appended, yet not readable") from None
             log(logger, "table create repeated", table=table_id)
-            return TableCreated(table=table_id)
+            return
         table = TableLog(table_id, config, state, seq - len(events), lines=[messages[0][0]])
         table.applied(events, lines, step_id, seq)
         self.cache.put(table_id, table)
-        log(logger, "table created", table=table_id, config=meta.config)
-        return TableCreated(table=table_id)
 
     async def _new_secret(self, table_id: str) -> str:
         """The table's secret: made now, or the one a first try of the same create made."""
@@ -323,6 +385,8 @@ class TableService:
         while True:
             entry = await self._meta(table_id, fresh=True)
             seats = entry.meta.seats
+            if entry.meta.status == "closed":
+                raise ServiceError("table_closed")
             mine = [
                 i for i, s in enumerate(seats) if request_hash and s.request_sha256 == request_hash
             ]
@@ -351,7 +415,7 @@ class TableService:
                 request_sha256=request_hash,
                 request_digest=fingerprint,
             )
-            if all(s.kind != "empty" for s in seats):
+            if seats_ready(seats):
                 entry.meta.status = "playing"
             try:
                 entry.revision = await self.tables_kv.update(
@@ -376,10 +440,18 @@ class TableService:
         return Joined(seat=seat, token=token)
 
     async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:
+        """Bots in empty seats: the owner's request only (``not_owner``, nothing changes)."""
         entry = await self._meta(table_id, fresh=True)
+        if not is_owner(entry.meta, req.owner_token):
+            raise ServiceError("not_owner", action="fill seats with bots")
+        if entry.meta.status == "closed":
+            raise ServiceError("table_closed")
+        return await self._fill_bots(table_id, entry, req.seats)
+
+    async def _fill_bots(self, table_id: str, entry: _Meta, only: list[int] | None) -> BotsAdded:
         seats = entry.meta.seats
         empty = [i for i, s in enumerate(seats) if s.kind == "empty"]
-        wanted = empty if req.seats is None else sorted(set(req.seats))
+        wanted = empty if only is None else sorted(set(only))
         for seat in wanted:
             if not 0 <= seat < len(seats):
                 raise ServiceError("no_such_seat", seat=seat)
@@ -396,6 +468,164 @@ class TableService:
             unavailable="bots_unavailable",
         )
         return BotsAdded(seats=filled.seats)
+
+    # --- owner, leave, rematch -----------------------------------------------------------------
+    # These change the directory only, each as one compare-and-set of the table's entry (a race
+    # with a join reads the seats again); the log has no event for a seat taken or left before
+    # the deal, as it has none for a join.
+
+    async def close(self, table_id: str, req: CloseTable) -> TableClosed:
+        """The owner closes an open table before its match starts: status ``closed`` (it leaves
+        the live list; nobody may join it any more). Closing a closed table answers the same."""
+        for _ in range(self.settings.max_retries):
+            entry = await self._meta(table_id, fresh=True)
+            meta = entry.meta
+            if not is_owner(meta, req.owner_token):
+                raise ServiceError("not_owner", action="close the table")
+            if meta.status == "closed":
+                return TableClosed(status="closed")
+            if meta.status != "open":
+                raise ServiceError("match_started", action="it can no longer be closed")
+            meta.status = "closed"
+            meta.finished_at = time.time()
+            if await self._update(entry):
+                log(logger, "table closed", table=table_id)
+                return TableClosed(status="closed")
+        raise ServiceError("conflict")
+
+    async def leave(self, table_id: str, req: LeaveSeat) -> SeatLeft:
+        """A seat given up before the match starts: it is empty again. A retry of a leave that
+        happened answers the same seat. Once the match has started: ``match_started``."""
+        digest = token_hash(req.token)
+        for _ in range(self.settings.max_retries):
+            entry = await self._meta(table_id, fresh=True)
+            meta = entry.meta
+            seat = _seat_of(meta, digest)
+            if seat is None:
+                for item in meta.left:
+                    number, _, left = item.partition(":")
+                    if hmac.compare_digest(left, digest):
+                        return SeatLeft(seat=int(number))
+                raise ServiceError("unauthorized")
+            if meta.status == "closed":
+                raise ServiceError("table_closed")
+            if meta.status != "open":
+                raise ServiceError("match_started", action="a seat can no longer be left")
+            meta.seats[seat] = Seat()
+            meta.left = [*meta.left, f"{seat}:{digest}"][-64:]
+            if await self._update(entry):
+                log(logger, "seat left", table=table_id, seat=seat)
+                return SeatLeft(seat=seat)
+        raise ServiceError("conflict")
+
+    async def rematch(self, table_id: str, req: StartRematch) -> RematchStarted:
+        """再来一局: a new table linked to this finished one, with the same game, variant, players
+        and options; its id is derived from this one's, so every player who presses lands at the
+        same table. The humans keep their seats and their tokens (the new entry holds the same
+        token hashes), bots sit where bots sat, and the deal waits until every human seat has
+        pressed (``waiting``). Every step is create-if-absent or a compare-and-set: a retry, or
+        two players pressing at once on two copies, finish one table."""
+        old = await self._meta(table_id, fresh=True)
+        digest = token_hash(req.token)
+        seat = _seat_of(old.meta, digest)
+        if seat is None:
+            raise ServiceError("unauthorized")
+        if old.meta.status != "finished":
+            table = await self._table(table_id)
+            if not table.over:
+                raise ServiceError("not_finished")
+            await self._finish(table)  # the match's last event came before its directory entry
+            old = await self._meta(table_id, fresh=True)
+        new_id = rematch_table_id(table_id)
+        secret = await self._new_secret(new_id)
+        now = time.time()
+        meta = TableMeta(
+            id=new_id,
+            config=old.meta.config,
+            created_at=now,
+            seats=[
+                Seat(kind="human", name=s.name, token_sha256=s.token_sha256, joined_at=now)
+                if s.kind == "human"
+                else Seat()
+                for s in old.meta.seats
+            ],
+            owner_sha256=old.meta.owner_sha256,
+            rematch_of=table_id,
+            clock=old.meta.clock,  # the same turn clock as the match before
+        )
+        for s in meta.seats:
+            s.waiting = s.kind == "human"
+        with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):  # pressed before
+            await self.tables_kv.create(new_id, encoder.encode(meta))
+            log(logger, "rematch opened", table=new_id, rematch_of=table_id)
+        config = api.config_from_dict(old.meta.config)
+        await self._first_append(new_id, config, secret, retry=True)
+        for _ in range(self.settings.max_retries):  # the old table names its rematch
+            if old.meta.rematch == new_id:
+                break
+            old.meta.rematch = new_id
+            if await self._update(old):
+                break
+            old = await self._meta(table_id, fresh=True)
+        entry = await self._meta(new_id, fresh=True)
+        bots = [
+            i
+            for i, s in enumerate(old.meta.seats)
+            if s.kind == "bot" and entry.meta.seats[i].kind == "empty"
+        ]
+        if bots and entry.meta.status == "open":
+            try:
+                await self._fill_bots(new_id, entry, bots)
+            except RemoteError as exc:  # another press seated them meanwhile
+                if exc.error.code not in ("seat_taken", "table_full"):
+                    raise
+            except ServiceError as exc:
+                if exc.code not in ("seat_taken", "table_full"):
+                    raise
+        waiting = await self._press(new_id, seat, digest, old.meta.seats[seat].name)
+        async with self._lock(new_id):
+            await self._steps(new_id)  # the deal, once nobody waits
+        return RematchStarted(table=new_id, seat=seat, waiting=waiting)
+
+    async def _press(self, table_id: str, seat: int, digest: str, name: str | None) -> list[int]:
+        """The player of ``seat`` pressed 再来一局 at the rematch table: his seat stops waiting
+        (or, if he left it and it is still empty, he sits there again). The seats still waiting.
+
+        Raises:
+            ServiceError: ``seat_taken`` (he left it and another took it), ``table_closed``.
+        """
+        for _ in range(self.settings.max_retries):
+            entry = await self._meta(table_id, fresh=True)
+            meta = entry.meta
+            if meta.status == "closed":
+                raise ServiceError("table_closed")
+            mine = meta.seats[seat]
+            if mine.token_sha256 is None or not hmac.compare_digest(mine.token_sha256, digest):
+                if mine.kind != "empty" or meta.status != "open":
+                    raise ServiceError("seat_taken", seat=seat)
+                meta.seats[seat] = Seat(
+                    kind="human", name=name, token_sha256=digest, joined_at=time.time()
+                )
+            elif not mine.waiting:
+                return [i for i, s in enumerate(meta.seats) if s.waiting]
+            meta.seats[seat].waiting = False
+            if meta.status == "open" and seats_ready(meta.seats):
+                meta.status = "playing"
+            if await self._update(entry):
+                log(logger, "rematch pressed", table=table_id, seat=seat)
+                return [i for i, s in enumerate(meta.seats) if s.waiting]
+        raise ServiceError("conflict")
+
+    async def _update(self, entry: _Meta) -> bool:
+        """Write a table's entry if nobody changed it since it was read (False: read it again)."""
+        try:
+            entry.revision = await self.tables_kv.update(
+                entry.meta.id, encoder.encode(entry.meta), last=entry.revision
+            )
+        except nats.js.errors.KeyWrongLastSequenceError:
+            return False
+        self.metas[entry.meta.id] = entry
+        return True
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -424,6 +654,7 @@ class TableService:
             raise ServiceError("forbidden_command", command=message.TYPE)
         if message.seat != seat:  # type: ignore[attr-defined]
             raise ServiceError("not_your_seat", seat=message.seat)  # type: ignore[attr-defined]
+        clocks.client_check(message)  # an automatic play is the service's own
         command_id = f"seat{seat}.{req.id}"
         async with self._lock(table_id):
             await self._steps(table_id)  # a table a crashed copy left waiting, first
@@ -477,7 +708,7 @@ class TableService:
                     retries=retries,
                 )
             try:
-                events = api.decide(table.state, command)
+                events = clocks.decide(table.state, command)  # api.decide, and 托管's steps
             except RuleError:
                 if not fresh and await self.store.last_seq(table_id) != table.last_seq:
                     retries += 1
@@ -548,6 +779,8 @@ class TableService:
         state = table.state
         if state.phase == "seeding" and not full:
             return None  # the deal waits for every seat to be taken
+        if self.clock.holds(table_id, state):
+            return None  # the next hand waits for 继续 (or its deadline)
         hand_no = state.hand_no + 1 if state.phase == "commit" else state.hand_no
         command = table_command(state, self.secrets[table_id])  # per-hand seeds: HMAC of it
         return None if command is None else (f"table.{command.TYPE}.{hand_no}", command)
@@ -555,16 +788,18 @@ class TableService:
     async def _steps(self, table_id: str) -> None:
         """Run the table's steps until a seat is to act or the match is over (caller holds the
         table's lock)."""
+        self.clock.poke(table_id)  # its deadline, once the lock is free
         table = await self._table(table_id)
         if table.over:
             await self._finish(table)
             return
         await self._secret(table_id)
+        await self._meta(table_id)  # the seats, for the 继续 gate (clock.holds)
         for _ in range(MAX_STEPS):
             full = True
             if table.state.phase == "seeding":
                 entry = await self._meta(table_id, fresh=True)
-                full = all(s.kind != "empty" for s in entry.meta.seats)
+                full = seats_ready(entry.meta.seats)
             done = await self._execute(table_id, functools.partial(self._step, table_id, full=full))
             if done is None:
                 break

@@ -2,12 +2,16 @@
 1 and 3), four decks with jokers (216 cards), 52 each and 8 in the kitty; tricks with trumps on
 the trick-taking core (``paiju.tricks``); levels from 3 past 10.
 
-A hand goes: the deal → the declaring window (``declare``, a speaking round: in the first hand
-抢亮大王, from the second on level cards and overcalls) → 喝血 (the dealer's previous player hands
-the dealer his biggest non-point cards) and the dealer takes the kitty → the dealer buries 8
-(``bury``, a ``Play`` of 8 cards) → the others may bury jokers for the lowest non-point cards of the
-kitty (``exchange``, a speaking round) → tricks until the hands are empty (``play``) → scoring: the
-attackers' points, 抠底/保底, levels, blood for the next hand, the next dealer.
+A hand goes: the deal (the first hand from a dealer drawn by lot from the deal's seeds, "第一局随机
+确认庄家") → the declaring window (``declare``, a speaking round: in the first hand 抢亮大王, from
+the second on level cards and overcalls) → 喝血 (the dealer's previous player hands the dealer his
+biggest non-point cards) and the dealer takes the kitty → the dealer buries 8 (``bury``, a ``Play``
+of 8 cards) → the others may bury jokers for the lowest non-point cards of the kitty (``exchange``,
+a speaking round; ``pick`` while a player chooses among equally low cards) → tricks until the hands
+are empty (``play``) → scoring: the attackers' points, 抠底/保底, levels, blood for the next hand,
+the next dealer. A kitty of jokers only where a suit must be drawn from it ends the hand at once
+(phase ``redeal``): "若底牌全是王，则重新洗牌" — the next deal, with its own seed, is the same hand
+played again.
 
 docs/rules/dabang.md quotes the phrase behind every rule and every reading; each reading the
 text leaves open is an option of ``DabangOptions``.
@@ -33,6 +37,8 @@ from paiju.cards import (
     Hand,
     build_deck,
     card_codes,
+    card_name,
+    parse_card,
     parse_cards,
     remove_cards,
 )
@@ -71,6 +77,8 @@ POINTS: dict[int, int] = {2: 5, 7: 10, 10: 10}  # "分牌：5、10、K" (5, 10, 
 ATTACK_TARGET = 160  # "本局得分大于、等于160分"
 ALL_POINTS = 400  # "抓分方得"400"分，抓分方即赢"
 BLOOD_LOW, BLOOD_HIGH = 120, 200  # "未满120分，每少10分…一个血"; "超过200，每多10分…一个血"
+GRAB_TRUMPS = 10  # a bot grabs (亮大王) holding this many jokers, 3s and 2s (the average is 9.6)
+DECLARE_TRUMPS = 28  # a bot declares first a suit giving it this many trumps (over half its hand)
 
 # "单牌"、"棒"、"三联、四联": identical cards only; no straights, tractors or throws.
 KINDS = {"single": (1,), "bang": (2,), "sanlian": (3,), "silian": (4,)}
@@ -134,6 +142,8 @@ DECLARATIONS = (
     + [f"RJx{s}" for s in SUITS]
 )
 EXCHANGES = [f"bury{n}" for n in range(1, 9)]
+TAKE = "take"  # take<code>: the card a player takes back among equally low ones (``pick``)
+TAKES = [f"{TAKE}{code}" for code in card_codes(range(SMALL_JOKER))]
 
 
 def declaration_suit(word: str) -> int:
@@ -175,11 +185,12 @@ def first_suited(cards: Sequence[Card]) -> int | None:
     return next((c & 3 for c in cards if c < SMALL_JOKER), None)
 
 
-def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int, int]]:
+def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int, int | None]]:
     """抢亮大王: each seat holding a big joker with the suit its declaration names — the first
     suited card it drew after its first big joker ("以亮牌人亮牌后摸的第一张花色牌的花色为主花色"),
-    then the kitty's in pack order — in the order the seats drew their first big joker."""
-    found: list[tuple[int, int, int]] = []
+    then the kitty's in pack order (None: only jokers follow, "若底牌全是王") — in the order the
+    seats drew their first big joker."""
+    found: list[tuple[int, int, int | None]] = []
     n = len(drawn)
     for seat, cards in enumerate(drawn):
         if BIG_JOKER not in cards:
@@ -187,19 +198,64 @@ def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int
         i = cards.index(BIG_JOKER)
         suit = first_suited((*cards[i + 1 :], *rest))
         when = i * n + (seat - first) % n  # the deal's position of that joker
-        found.append((when, seat, 0 if suit is None else suit))
-    return [(seat, suit) for _, seat, suit in sorted(found)]
+        found.append((when, seat, suit))
+    return [(seat, suit) for _, seat, suit in sorted(found, key=lambda f: f[0])]
 
 
 def flip_dealer(rest: Hand, first: int, players: int = PLAYERS) -> tuple[int, int, Hand]:
     """ "4家都从底牌中翻牌，以翻出最大牌的一家为庄家，并以该牌的花色为主花色": from ``first`` in
     turn each seat turns the kitty's next suited card (a joker is turned past); the biggest rank
-    wins, 2 highest, a tie to the earlier flipper. Returns (dealer, suit, the cards turned)."""
+    wins, 2 highest, a tie to the earlier flipper. Returns (dealer, suit, the cards turned); no
+    card turned (a kitty of jokers only) leaves ``first`` and spades, and the hand is dealt
+    again (``Dabang``)."""
     suited = [c for c in rest if c < SMALL_JOKER][:players]
     if not suited:
         return first, 0, ()
     best = max(range(len(suited)), key=lambda i: (suited[i] >> 2, -i))
     return (first + best) % players, suited[best] & 3, tuple(suited)
+
+
+# --- taking back kitty cards (扣王换底) -------------------------------------------------------------
+
+
+def takeable(kitty: Sequence[Card], order: TrumpOrder) -> list[Card]:
+    """The kitty's cards a player who buried jokers may take back, lowest first: "从底牌中捡最小的
+    牌，不能捡分牌" — no point card (nor a joker); "最小牌的判定方法为先看是否是主牌，然后看点数，
+    最后看花色" — side cards before trumps, then by the order of the cards, then ♠ ♥ ♣ ♦."""
+    return sorted(
+        (c for c in kitty if (c >> 2) not in POINTS and c < SMALL_JOKER),
+        key=lambda c: (order.is_trump(c), order.strength(c), c & 3),
+    )
+
+
+def low_class(kitty: Sequence[Card], order: TrumpOrder) -> list[Card]:
+    """The lowest takeable cards that rank alike ("点数相同，花色不同"): side cards of one rank, or
+    trumps of one strength (the level cards or the 2s outside the trump suit)."""
+    pool = takeable(kitty, order)
+    if not pool:
+        return []
+    key = (order.is_trump(pool[0]), order.strength(pool[0]))
+    return [c for c in pool if (order.is_trump(c), order.strength(c)) == key]
+
+
+def auto_taken(kitty: Sequence[Card], order: TrumpOrder, count: int) -> tuple[Hand, int]:
+    """What a player taking back ``count`` cards takes without a choice of his own, and how many
+    he still chooses: whole classes of alike cards while all of one are taken, and identical
+    copies; he chooses once equally low cards of different suits are more than he still takes
+    ("如果点数相同，花色不同，可由用户自己决定要哪张牌")."""
+    left = list(kitty)
+    taken: list[Card] = []
+    while count > 0:
+        alike = low_class(left, order)
+        if not alike:
+            break
+        if len(alike) > count and len(set(alike)) > 1:
+            break
+        for c in alike[:count]:
+            left.remove(c)
+            taken.append(c)
+        count -= min(count, len(alike))
+    return tuple(taken), count
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -243,7 +299,11 @@ class DabangOptions:
         ``triple_first``.
     kitty_multiplier: 抠底 — the kitty's points ``x2`` ("翻两倍" as two times) or ``x4``.
     small_jokers_end: four small jokers buried end the match as four big ones do (规则5).
-    hands: end the match after this many hands even if no side has passed 10 (0: no cap).
+    pick_back: taking back kitty cards of the same rank and different suits — ``choose``: the
+        player chooses ("可由用户自己决定要哪张牌"), ``fixed``: the suit order ♠ ♥ ♣ ♦ decides
+        ("最后看花色").
+    hands: end the match after this many hands even if no side has passed 10 (0: no cap; a hand
+        dealt again, "重新洗牌", is not counted twice).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -251,6 +311,7 @@ class DabangOptions:
     four_fallback: Literal["pairs_first", "triple_first"] = "pairs_first"
     kitty_multiplier: Literal["x2", "x4"] = "x2"
     small_jokers_end: bool = True
+    pick_back: Literal["choose", "fixed"] = "choose"
     hands: int = 0
 
 
@@ -281,6 +342,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
     "small_jokers_end": OptionLabel(
         "底牌扣4个小王也直接结束一轮", "Four small jokers buried also end the match"
+    ),
+    "pick_back": OptionLabel(
+        "扣王后捡底牌，点数相同花色不同时",
+        "Taking back kitty cards of one rank in different suits",
+        {
+            "choose": ("由玩家自己决定要哪张", "the player chooses"),
+            "fixed": ("按花色♠♥♣♦顺序", "by the suit order ♠ ♥ ♣ ♦"),
+        },
     ),
     "hands": OptionLabel("最多局数（0为打过10为止）", "Most hands (0: until a side passes 10)"),
 }
@@ -316,6 +385,12 @@ def _said(word: str) -> Said:
     return Said((f"亮{n}张{suit}混牌", f"Show {n} level {suit}"), (f"亮{suit}×{n}", f"{suit}×{n}"))
 
 
+def _take_said(word: str) -> Said:
+    card = parse_card(word[len(TAKE) :])
+    zh, en = card_name(card, "zh"), card_name(card, "en")
+    return Said((f"捡{zh}", f"Take {en}"), (f"捡{zh}", f"Took {en}"))
+
+
 WORDS = merged(
     CORE_WORDS,
     TRICK_WORDS,
@@ -324,6 +399,8 @@ WORDS = merged(
             "declare": ("亮主", "declaring trumps"),
             "bury": ("庄家扣底", "the dealer buries the kitty"),
             "exchange": ("扣王换底", "burying jokers"),
+            "pick": ("捡底牌", "taking back kitty cards"),
+            "redeal": ("底牌全是王，重新洗牌", "a kitty of jokers only: dealt again"),
         },
         kinds={
             "bang": ("棒", "pair (棒)"),
@@ -332,10 +409,26 @@ WORDS = merged(
         },
         reasons={
             "points": ("抓分方得分", "attackers' points"),
-            "kitty_points": ("底牌分", "kitty points"),
+            # on the seat that took the last trick, the kitty's points as counted (抠底) or not
+            "koudi": (
+                "抠底（抓分方赢最后一圈，底牌分翻两倍计入）",
+                "抠底: the attackers took the last trick, kitty points doubled",
+            ),
+            "koudi_x4": (
+                "抠底（抓分方赢最后一圈，底牌分×4计入）",
+                "抠底: the attackers took the last trick, kitty points ×4",
+            ),
+            "baodi": (
+                "保底（庄家方赢最后一圈，底牌分不计）",
+                "保底: the dealer side took the last trick, kitty points not counted",
+            ),
             "level_up": ("升级", "level up"),
             "blood": ("下局喝血", "blood next hand"),
             "match_won": ("赢得本轮", "wins the match"),
+            "redeal": (
+                "底牌全是王，重新洗牌（王的张数）",
+                "kitty of jokers only, dealt again (jokers)",
+            ),
         },
         errors={
             "bury_eight": ("扣底必须正好 {count} 张：{play}", "Bury exactly {count} cards: {play}"),
@@ -361,6 +454,7 @@ WORDS = merged(
                     )
                     for w in EXCHANGES
                 },
+                **{w: _take_said(w) for w in TAKES},
             }
         },
         phase_commands={
@@ -385,6 +479,11 @@ WORDS = merged(
                 "You may bury jokers (big first) and take back as many of the kitty's lowest "
                 "non-point cards; the kitty is shown.",
             ),
+            "pick": (
+                "捡底牌：最小的牌点数相同、花色不同，由你决定要哪张。",
+                "Take back kitty cards: the lowest are of one rank in different suits; you "
+                "choose which you take.",
+            ),
         },
         turn_lines={
             "declare": (
@@ -399,14 +498,23 @@ WORDS = merged(
                 ("是否扣王换底", "Bury jokers?"),
                 ("等待 {name} 扣王", "Waiting for {name} to bury jokers"),
             ),
+            "pick": (
+                ("选择要捡的底牌", "Choose the kitty card to take back"),
+                ("等待 {name} 捡底牌", "Waiting for {name} to take back kitty cards"),
+            ),
         },
-        roles={"dealer": ("庄", "Dealer"), "declarer": ("亮主", "Declared")},
+        roles={
+            "dealer": ("庄", "Dealer"),
+            "declarer": ("亮主", "Declared"),
+            "first_dealer": ("随机庄家", "Dealer by lot"),
+        },
         facts={
             "trump": ("主花色", "trump suit"),
             "hunpai": ("混牌（级牌）", "level rank"),
             "tribute_paid": ("本局喝血张数", "tribute cards this hand"),
             "blood": ("下局血数", "blood owed next hand"),
             "ganguo": ("干锅", "干锅 (kitty not exchanged)"),
+            "picking": ("还要捡的底牌张数", "kitty cards still to take back"),
         },
         value_names={
             "ganguo": {"yes": ("干锅", "干锅"), "no": ("不是干锅", "no")},
@@ -430,6 +538,7 @@ WORDS = merged(
             "declaration": "the declaration on top: its badge in the auction (bids)",
             "exchanges": "who buried how many jokers for kitty cards",
             "match_winner": "the side that won the match",
+            "redeals": "hands dealt again so far (the rules' hand is hand_no minus these)",
         },
     ),
 )
@@ -479,8 +588,10 @@ class DabangState(TrickState):
     dealer: int | None = None  # the next hand's dealer once a hand is scored
     blood: int = 0  # cards of tribute the next hand owes (喝血)
     match_winner: int | None = None  # the side that has won the match
+    first_dealer: int | None = None  # the first hand's dealer by lot, whom the deal starts from
+    redeals: int = 0  # hands dealt again ("重新洗牌"): the rules' hand is hand_no - redeals
     # the hand
-    grabs: tuple[tuple[int, int], ...] = ()  # first hand: (seat, suit) of each big joker grab
+    grabs: tuple[tuple[int, int | None], ...] = ()  # first hand: (seat, suit) of each grab
     declaration: str | None = None
     declarer: int | None = None
     flipped: Hand = ()
@@ -488,13 +599,14 @@ class DabangState(TrickState):
     ganguo: bool = False
     tribute: int = 0  # cards of tribute paid this hand
     exchanges: tuple[tuple[int, int], ...] = ()  # (seat, jokers buried) of the others
+    picking: int = 0  # kitty cards the seat to move still chooses to take back (``pick``)
 
 
 class Dabang(TrickGame[DabangState]):
     info: ClassVar[GameInfo] = INFO
     state_type = DabangState
-    seat_phases = frozenset({"declare", "bury", "exchange", "play"})
-    speaking_phases = frozenset({"declare", "exchange"})
+    seat_phases = frozenset({"declare", "bury", "exchange", "pick", "play"})
+    speaking_phases = frozenset({"declare", "exchange", "pick"})
     option_labels = OPTION_LABELS
     words = WORDS
     follow_rules = RULES["pairs_first"]
@@ -516,12 +628,24 @@ class Dabang(TrickGame[DabangState]):
         return HAND_SIZE
 
     def first_to_draw(self, state: DabangState) -> int:
-        """ "从庄家开始逆时针发牌": the dealer (the first hand: seat 0 stands for the dealer chosen
-        at random, "第一局随机确认庄家")."""
-        return state.dealer if state.dealer is not None else 0
+        """ "从庄家开始逆时针发牌": the dealer; in the first hand the dealer drawn by lot (a first
+        hand dealt again is dealt from him again)."""
+        if state.dealer is not None:
+            return state.dealer
+        return state.first_dealer if state.first_dealer is not None else 0
+
+    def draws_first_by_lot(self, state: DabangState) -> bool:
+        """ "第一局随机确认庄家，并从庄家开始逆时针发牌": the first deal of a match draws its dealer
+        by lot from the deal's seeds (``fairness.draw_seat``); the deal's ``leader`` is he."""
+        return state.dealer is None and state.first_dealer is None
 
     def first_turn(self, state: DabangState, hands: tuple[Hand, ...]) -> int:
         return self.first_to_draw(state)
+
+    @staticmethod
+    def first_hand(state: DabangState) -> bool:
+        """Whether this is the match's first hand (抢亮大王), a hand dealt again counted once."""
+        return state.hand_no - state.redeals == 1
 
     def trump_order(self, state: DabangState) -> TrumpOrder:
         return trump_order_of(state.trump_suit, self.dealer_level(state))
@@ -539,7 +663,7 @@ class Dabang(TrickGame[DabangState]):
 
     def match_over(self, state: DabangState) -> bool:
         hands: int = state.config.options.hands
-        return state.match_winner is not None or 0 < hands <= state.hand_no
+        return state.match_winner is not None or 0 < hands <= state.hand_no - state.redeals
 
     def start_hand(self, state: DabangState) -> Changes:
         return super().start_hand(state) | {
@@ -551,21 +675,25 @@ class Dabang(TrickGame[DabangState]):
             "ganguo": False,
             "tribute": 0,
             "exchanges": (),
+            "picking": 0,
             "trump_suit": None,
             "level_rank": None,
         }
 
     def opening(self, state: DabangState, dealt: Dealt) -> Changes:
-        """The declaring window. The first hand: 抢亮大王, the seats holding a big joker speak in
-        the order they drew it; nobody: the kitty is turned. Later hands: level cards, each seat
-        from the dealer in turn and again after every declaration."""
+        """The declaring window. The first hand (dealt from the dealer drawn by lot, the deal's
+        ``leader``): 抢亮大王, the seats holding a big joker speak in the order they drew it;
+        nobody: the kitty is turned. Later hands: level cards, each seat from the dealer in turn
+        and again after every declaration."""
         n = state.config.players
-        first = self.first_to_draw(state)
+        first = dealt.leader  # the seat the deal started from: the dealer, or the lot
         level = self.dealer_level(state)
         base: Changes = {"level_rank": level_rank(level)}
         hands = tuple(tuple(sorted(h)) for h in dealt.hands)
         state = copy_with(state, self.start_hand(state) | {"hands": hands, "rest": dealt.rest})
-        if state.hand_no == 1:
+        if self.first_hand(state):
+            base |= {"first_dealer": first}
+            state = copy_with(state, {"first_dealer": first})
             grabs = joker_grabs(dealt.hands, dealt.rest, first)
             if not grabs:
                 return base | self._flip(state, dealt.rest, first)
@@ -575,8 +703,39 @@ class Dabang(TrickGame[DabangState]):
         return base | {"dealer": first} | self.speaking_round(order, "declare")
 
     def _flip(self, state: DabangState, rest: Hand, first: int) -> Changes:
+        """ "以翻出最大牌的一家为庄家" ("第一局需要按抽底牌的方式确认庄家时，也是从随机确认的庄家开始
+        逆时针抽牌"); a kitty of jokers only cannot be turned: "若底牌全是王，则重新洗牌"."""
         dealer, suit, flipped = flip_dealer(rest, first)
+        if not flipped:
+            return self._redeal()
         return {"flipped": flipped} | self._settle(state, dealer, suit, shown=False)
+
+    @staticmethod
+    def _redeal() -> Changes:
+        """ "若底牌全是王，则重新洗牌": the hand ends unplayed (``deal_consequences``)."""
+        return {"phase": "redeal", "turn": None, "to_speak": ()}
+
+    def deal_consequences(self, state: DabangState) -> list[Event]:
+        """A hand that must be dealt again ends at once: no level, no blood, the same dealer, the
+        blood owed carried over; the next deal (its own commitment and seed) plays it again."""
+        if state.phase != "redeal":
+            return []
+        n = state.config.players
+        jokers = sum(1 for c in state.rest if c >= SMALL_JOKER)
+        return [
+            HandEnded(
+                hand_no=state.hand_no,
+                order=tuple(range(n)),
+                lines=(),
+                scores=(0,) * n,
+                results=(ResultLine("redeal", self.first_to_draw(state), jokers),),
+            )
+        ]
+
+    def word_consequences(self, state: DabangState) -> list[Event]:
+        """The last pass over a kitty of jokers only (or a grab with no suit to name) ends the hand
+        for a new deal, as at the deal."""
+        return self.deal_consequences(state)
 
     # --- declaring --------------------------------------------------------------------------
 
@@ -584,7 +743,10 @@ class Dabang(TrickGame[DabangState]):
         if state.phase == "exchange":
             jokers = sum(1 for c in state.hands[seat] if c >= SMALL_JOKER)
             return (PASS, *EXCHANGES[: min(jokers, KITTY)])
-        if state.hand_no == 1:
+        if state.phase == "pick":  # one of the equally low cards of the kitty shown, each once
+            alike = low_class(state.kitty, self.trump_order(state))
+            return tuple(f"{TAKE}{code}" for code in card_codes(sorted(set(alike))))
+        if self.first_hand(state):
             return (PASS, LIANG)
         level = self.dealer_level(state)
         three = state.config.options.three_overcalls
@@ -603,13 +765,12 @@ class Dabang(TrickGame[DabangState]):
 
     def heard(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         n = state.config.players
-        if state.phase == "exchange":
-            changes = self._exchange(state, event) if event.bid != PASS else {}
-            if to_speak:
-                return changes
-            return changes | self._start_play(state)
+        if state.phase in ("exchange", "pick"):
+            return self._exchange(state, event, to_speak)
         if event.bid == LIANG:  # "一张即可，别人反不了": the first grab decides
             suit = dict(state.grabs)[event.seat]
+            if suit is None:  # nothing but jokers after his: "若底牌全是王，则重新洗牌"
+                return self._redeal()
             return {"declaration": LIANG, "declarer": event.seat} | self._settle(
                 state, event.seat, suit, shown=True
             )
@@ -623,12 +784,14 @@ class Dabang(TrickGame[DabangState]):
             }
         if to_speak:
             return {}
-        if state.hand_no == 1:  # nobody grabbed: "4家都从底牌中翻牌"
+        if self.first_hand(state):  # nobody grabbed: "4家都从底牌中翻牌"
             return self._flip(state, state.rest, self.first_to_draw(state))
         dealer = state.dealer if state.dealer is not None else 0
         if state.declaration is None:  # "从底牌中任意抽取一张牌，并以此牌的花色为主花色"
             drawn = first_suited(state.rest)
-            return self._settle(state, dealer, 0 if drawn is None else drawn, shown=False)
+            if drawn is None:  # "若抽到王需继续抽…若底牌全是王，则重新洗牌"
+                return self._redeal()
+            return self._settle(state, dealer, drawn, shown=False)
         return self._settle(state, dealer, declaration_suit(state.declaration), shown=True)
 
     def _settle(self, state: DabangState, dealer: int, suit: int, shown: bool) -> Changes:
@@ -645,7 +808,7 @@ class Dabang(TrickGame[DabangState]):
         hands[payer] = tuple(sorted((*(remove_cards(hands[payer], tribute) or ()), *back)))
         hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
         kitty = state.rest
-        ganguo = shown and state.hand_no > 1 and is_ganguo(kitty, order, suit)
+        ganguo = shown and not self.first_hand(state) and is_ganguo(kitty, order, suit)
         changes: Changes = {
             "dealer": dealer,
             "trump_suit": suit,
@@ -714,30 +877,47 @@ class Dabang(TrickGame[DabangState]):
         order = tuple((seat + i) % n for i in range(1, n))
         return changes | self.speaking_round(order, "exchange")
 
-    def _exchange(self, state: DabangState, event: BidMade) -> Changes:
+    def _exchange(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         """ "其他玩家也可在底牌中扣王，扣王时底牌必须公开。扣王后还需从底牌中捡最小的牌，不能捡
-        分牌，扣几张捡几张": big jokers first; as many as the kitty has non-point cards to give."""
+        分牌，扣几张捡几张": big jokers first; as many as the kitty has non-point cards to give.
+        With ``pick_back`` ``choose`` the player then picks (``pick``, one ``take<code>`` at a
+        time) while equally low cards of different suits are more than he still takes; the
+        round goes on once he has them all."""
         seat = event.seat
-        wanted = int(event.bid[4:])
         order = self.trump_order(state)
-        kitty = state.rest
-        takeable = sorted(
-            (c for c in kitty if (c >> 2) not in POINTS and c < SMALL_JOKER),
-            key=lambda c: (order.is_trump(c), order.strength(c), c & 3),
-        )
-        count = min(wanted, len(takeable))
-        hand = state.hands[seat]
-        jokers = sorted((c for c in hand if c >= SMALL_JOKER), reverse=True)[:count]
-        taken = takeable[:count]
         hands = list(state.hands)
-        hands[seat] = tuple(sorted((*(remove_cards(hand, jokers) or ()), *taken)))
-        new_kitty = tuple(sorted((*(remove_cards(kitty, taken) or ()), *jokers)))
-        return {
-            "hands": tuple(hands),
-            "rest": new_kitty,
-            "kitty": new_kitty,
-            "exchanges": (*state.exchanges, (seat, count)),
-        }
+        kitty = state.rest
+        changes: Changes = {}
+        count = state.picking
+        if event.bid.startswith(TAKE):  # a card chosen among the lowest
+            card = parse_card(event.bid[len(TAKE) :])
+            hands[seat] = tuple(sorted((*hands[seat], card)))
+            kitty = remove_cards(kitty, (card,)) or ()
+            count -= 1
+        elif event.bid != PASS:
+            count = min(int(event.bid[4:]), len(takeable(kitty, order)))
+            hand = hands[seat]
+            jokers = sorted((c for c in hand if c >= SMALL_JOKER), reverse=True)[:count]
+            hands[seat] = remove_cards(hand, jokers) or ()
+            kitty = tuple(sorted((*kitty, *jokers)))
+            changes["exchanges"] = (*state.exchanges, (seat, count))
+        if state.config.options.pick_back == "fixed":
+            taken, count = tuple(takeable(kitty, order)[:count]), 0
+        else:
+            taken, count = auto_taken(kitty, order, count)
+        if event.bid != PASS:
+            hands[seat] = tuple(sorted((*hands[seat], *taken)))
+            kitty = tuple(sorted(remove_cards(kitty, taken) or ()))
+            changes |= {"hands": tuple(hands), "rest": kitty, "kitty": kitty, "picking": count}
+        if count:  # "可由用户自己决定要哪张牌": he speaks again
+            return changes | {
+                "phase": "pick",
+                "to_speak": (seat, *to_speak),
+                "turn": seat,
+            }
+        if to_speak:
+            return changes | {"phase": "exchange", "turn": to_speak[0]}
+        return changes | self._start_play(state)
 
     def _start_play(self, state: DabangState, dealer: int | None = None) -> Changes:
         """ "庄家具有扣底牌和第一轮的首先出牌权"."""
@@ -795,10 +975,12 @@ class Dabang(TrickGame[DabangState]):
         dealer = state.dealer if state.dealer is not None else 0
         attackers = 1 - side_of(dealer)
         results = [ResultLine("points", s, out.points) for s in side_seats(attackers)]
-        if out.kitty_points:
-            results += [
-                ResultLine("kitty_points", s, out.kitty_points) for s in side_seats(attackers)
-            ]
+        last = state.last_winner if state.last_winner is not None else dealer
+        if out.koudi:  # "抠底：不论用几张牌抠底，底牌的分数都只翻两倍"
+            x4 = state.config.options.kitty_multiplier == "x4"
+            results.append(ResultLine("koudi_x4" if x4 else "koudi", last, out.kitty_points))
+        else:  # 保底: the kitty's points are not the attackers'
+            results.append(ResultLine("baodi", last, points_of(state.rest, POINTS)))
         scores = [0] * n
         if out.leveling is not None:
             for s in range(n):
@@ -818,7 +1000,9 @@ class Dabang(TrickGame[DabangState]):
 
     def hand_scored(self, state: DabangState, event: HandEnded) -> Changes:
         """Levels ("逢3必打,逢10必打": a side at 10 stays there until it passes 10 as the dealer
-        side), the blood owed and the next dealer."""
+        side), the blood owed and the next dealer. A hand dealt again changes none of them."""
+        if state.phase == "redeal":
+            return {"redeals": state.redeals + 1}
         out = self.outcome(state)
         levels = list(state.levels)
         if out.leveling is not None and out.match_winner is None:
@@ -854,19 +1038,60 @@ class Dabang(TrickGame[DabangState]):
         return sorted(b for b in found if big_jokers_first(hand, b))
 
     def bot_choice(self, state: DabangState, seat: int, moves: list[Command]) -> Command:
-        """Declare with the strongest declaration when holding many trumps, never bury jokers,
-        bury the lowest side cards; in play the trick core's choice."""
-        if state.phase == "declare":
-            order = trump_order_of(None, self.dealer_level(state))
-            strong = sum(1 for c in state.hands[seat] if order.is_trump(c))
-            if state.hand_no == 1 or strong >= 14:
-                return moves[-1]
-            return moves[0]
-        if state.phase == "exchange":
-            return moves[0]
-        if state.phase == "bury":
+        """Grab (亮大王) holding many jokers, level cards and 2s; declare or overcall in the suit
+        that would give the most trumps when they are many, never over the partner; never bury
+        jokers; bury the lowest side cards; take back the card that pairs best with the hand; in
+        play the trick core's choice."""
+        words = [m for m in moves if isinstance(m, Bid)]
+        hand = state.hands[seat]
+        if state.phase == "declare" and words:
+            plain = trump_order_of(None, self.dealer_level(state))
+            fixed = sum(1 for c in hand if plain.is_trump(c))
+            if self.first_hand(state):
+                return words[-1] if fixed >= GRAB_TRUMPS else words[0]
+            return self._bot_declaration(state, seat, words)
+        if state.phase == "pick" and words:
+            return max(words, key=lambda m: self._take_value(state, seat, str(m.bid)))
+        if state.phase in ("exchange", "bury"):
             return moves[0]
         return super().bot_choice(state, seat, moves)
+
+    def _bot_declaration(self, state: DabangState, seat: int, words: list[Bid]) -> Bid:
+        """The word for the suit that would give the most trumps, the fewest cards shown for it:
+        declared first when those trumps reach ``DECLARE_TRUMPS``; over an opponent's
+        declaration whenever that suit gives more trumps than the opponent's; a pass over the
+        partner's declaration or its own."""
+        n = state.config.players
+        declarer, declaration = state.declarer, state.declaration
+        if (declarer is not None and (declarer - seat) % n in (0, 2)) or len(words) == 1:
+            return words[0]
+        level = self.dealer_level(state)
+        hand = state.hands[seat]
+
+        def trumps(suit: int) -> int:
+            order = trump_order_of(suit, level)
+            return sum(1 for c in hand if order.is_trump(c))
+
+        def value(word: Bid) -> tuple[int, int]:
+            return trumps(declaration_suit(str(word.bid))), -declaration_tier(str(word.bid))
+
+        best = max(words[1:], key=value)
+        if declaration is None:
+            return best if value(best)[0] >= DECLARE_TRUMPS else words[0]
+        return best if value(best)[0] >= trumps(declaration_suit(declaration)) else words[0]
+
+    def _take_value(self, state: DabangState, seat: int, word: str) -> tuple[int, int, int]:
+        """How well a kitty card fits the hand: copies already held (a 棒 or more), then the
+        cards of its suit held, then the suit order."""
+        card = parse_card(word[len(TAKE) :])
+        order = self.trump_order(state)
+        hand = state.hands[seat]
+        suit = order.suit_of(card)
+        return (
+            sum(1 for c in hand if c == card),
+            sum(1 for c in hand if order.suit_of(c) == suit),
+            -(card & 3),
+        )
 
     # --- views ------------------------------------------------------------------------------
 
@@ -896,6 +1121,9 @@ class Dabang(TrickGame[DabangState]):
             "tribute_paid": state.tribute,
             "blood": state.blood,
             "exchanges": [list(e) for e in state.exchanges],
+            "picking": state.picking,
+            "first_dealer": state.first_dealer if state.dealer is None else None,
+            "redeals": state.redeals,
             "side_points": side_points,
             "attack_points": attack_points,
             "match_winner": state.match_winner,

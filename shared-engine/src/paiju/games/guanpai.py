@@ -278,9 +278,9 @@ INFO = GameInfo(
     description_en=(
         "Guanpai is a shedding game from Jiangsu and Zhejiang: one deck without jokers and four "
         "more cards, 48 in all, 16 each. The first player out wins; every other player pays one "
-        "point per card left, double if they never played a card (被关). Plays are singles, pairs, "
-        "triples, a triple with two, straights, runs of pairs, planes and bombs; a follower must "
-        "play the same kind, higher."
+        "point per card left, double if they never played a card (shut out). Plays are singles, "
+        "pairs, triples, a triple with two, straights, runs of pairs, planes and bombs; a follower "
+        "must play the same kind, higher."
     ),
     variants=(
         Variant(

@@ -1,0 +1,411 @@
+"""Turn clocks: the deadlines of a table, kept and fired by the table service.
+
+A deadline is never stored: it follows from the log. The seat to act, the kind of decision it
+faces (``paiju.api.clock_kind``: a play, a bid, burying the kitty; ``continue`` between the hands
+of a match) and the stream time of the event its wait began with (the JetStream message's time)
+give it, with the table's clock (``TableMeta.clock``: seconds per kind, 0 for no limit):
+
+- a seat to act: the last event's time + that kind's seconds; a seat in 托管: + ``AUTO_DELAY``;
+- between hands: the time the hand ended (the last event other than a 继续 or a 托管 switch) +
+  the ``continue`` seconds, unless every human seat has pressed 继续 (the deal follows at once).
+
+Bots are never timed (the bots service plays them), nor are seats of a table without a limit for
+that kind. Every copy of the table service computes the pending deadline of each live table it
+knows: at start and every ``sweep_interval`` (listing the ``paiju_tables`` bucket), and after every
+command or step it handles. When a deadline passes, the copy plays for the seat with the bot's
+choice, appending ``[auto_set (timeout) if not in 托管 yet] + auto_played + the move's events`` as
+one command (id ``auto.<seat>.<version>``) with the expected last subject sequence of the log it
+decided on: a seat that acted meanwhile makes the append fail (a lost race), and the copy decides
+again on the new log, where the deadline is another one. Two copies firing the same deadline
+append it once (the sequence, then the message id). A restarted copy computes every deadline
+again from the log: none is lost, none doubled. docs/services.md ("Deadlines") tells the why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+import nats.errors
+import nats.js.errors
+from nats.aio.client import Client
+
+from paiju import api, bots
+from paiju.errors import RuleError
+from paiju.protocol import AutoPlay, Command, Continue, Event, SetAuto
+from paiju.table import TableState
+from paiju_services import subjects
+from paiju_services.errors import ServiceError
+from paiju_services.inputs import clean_clock
+from paiju_services.logs import log
+from paiju_services.messages import TableMeta
+from paiju_services.store import StoreError
+
+if TYPE_CHECKING:
+    from paiju_services.tablelog import TableLog
+    from paiju_services.tables.service import TableService
+
+logger = logging.getLogger("paiju.tables.clock")
+
+AUTO_DELAY = 1.0  # seconds before the server plays for a seat in 托管
+# events that do not restart a clock: a 继续 (the gate counts from the hand's end) and a 托管
+# switch (a seat switching 托管 on or off does not give the seat to act more time)
+QUIET = frozenset({"continued", "auto_set"})
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The deadline a table waits for: ``seat`` (None: the 继续 gate between hands) must decide
+    a ``kind`` of decision by ``at`` (epoch seconds), computed on the log at ``version``; ``auto``:
+    the seat is in 托管 (played after ``AUTO_DELAY``)."""
+
+    seat: int | None
+    kind: str
+    version: int
+    at: float
+    auto: bool = False
+
+    @property
+    def at_ms(self) -> int:
+        return round(self.at * 1000)
+
+
+def table_clock(meta: TableMeta) -> dict[str, int]:
+    """A table's seconds per kind of decision: its own (``TableMeta.clock``) over its game's
+    defaults."""
+    game = str(meta.config.get("game", ""))
+    return api.clock_defaults(game) | dict(meta.clock or {})
+
+
+def table_clock_of(game: str, asked: Any) -> dict[str, int]:
+    """The clock a new table keeps in its directory entry: the game's defaults, with the kinds
+    the request sets (``inputs.clean_clock``).
+
+    Raises:
+        ServiceError: ``bad_config``.
+    """
+    defaults = api.clock_defaults(game)
+    return defaults if asked is None else defaults | clean_clock(asked, defaults)
+
+
+def humans(meta: TableMeta) -> frozenset[int]:
+    return frozenset(i for i, s in enumerate(meta.seats) if s.kind == "human")
+
+
+def pending(
+    state: TableState, clock: Mapping[str, int], people: frozenset[int], since: float
+) -> Pending | None:
+    """The deadline the table waits for after its log's last event, whose wait began at
+    ``since`` (the stream time of the last event that is not ``QUIET``); None: nobody is timed.
+    ``people``: the human seats (bots are not timed, and do not hold up the next hand)."""
+    kind = api.clock_kind(state)
+    if kind is None:
+        return None
+    if kind == "continue":
+        seconds = clock.get("continue", 0)
+        if seconds <= 0 or people <= set(state.ready):
+            return None
+        return Pending(None, kind, state.version, since + seconds)
+    seat = api.to_move(state)
+    if seat is None or seat not in people:
+        return None
+    if seat in state.auto:
+        return Pending(seat, kind, state.version, since + AUTO_DELAY, auto=True)
+    seconds = clock.get(kind, 0)
+    if seconds <= 0:
+        return None
+    return Pending(seat, kind, state.version, since + seconds)
+
+
+def stream_time(stamp: str) -> float:
+    """Epoch seconds of a JetStream time stamp (RFC 3339 with up to nanoseconds)."""
+    head, _, rest = stamp.rstrip("Z").partition(".")
+    digits = "".join(ch for ch in rest if ch.isdigit())
+    moment = datetime.datetime.fromisoformat(head).replace(tzinfo=datetime.UTC)
+    return moment.timestamp() + (int(digits[:9].ljust(9, "0")) / 1e9 if digits else 0.0)
+
+
+async def wait_start(nc: Client, table_id: str, timeout: float = 5.0) -> tuple[int, float] | None:
+    """The table's last stream sequence, and the stream time its current wait began at: that of
+    its last message not ``QUIET`` (walking back over at most a few 继续 and 托管 switches, one
+    direct get each). None: the table has no message.
+
+    Raises:
+        StoreError: the stream does not answer.
+    """
+    subject = subjects.events_subject(table_id)
+    last: int | None = None
+    up_to: int | None = None
+    since = 0.0
+    for _ in range(64):
+        request: dict[str, Any] = {"multi_last": [subject], "batch": 1}
+        if up_to is not None:
+            request["up_to_seq"] = up_to
+        try:
+            reply = await nc.request(
+                f"$JS.API.DIRECT.GET.{subjects.STREAM}", msgspec.json.encode(request), timeout
+            )
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
+            raise StoreError(f"last message of {table_id}: {exc!r}") from exc
+        headers = reply.headers or {}
+        seq = headers.get("Nats-Sequence")
+        if seq is None:  # no message (a 404 status), or the walk went past the first
+            return None if last is None else (last, since)
+        since = stream_time(headers.get("Nats-Time-Stamp", ""))
+        if last is None:
+            last = int(seq)
+        if headers.get(subjects.H_TYPE) not in QUIET:
+            return last, since
+        up_to = int(seq) - 1
+    assert last is not None
+    return last, since
+
+
+@dataclass(frozen=True, slots=True)
+class Steps(Command):
+    """Several commands decided in turn and appended as one (an automatic play: the 托管 switch,
+    the marker, the move). Only the table service makes it; it is never registered nor sent."""
+
+    TYPE: ClassVar[str] = "steps"
+    commands: tuple[Command, ...]
+
+
+def decide(state: TableState, command: Command) -> list[Event]:
+    """``api.decide``, with two additions of the table service: ``Steps`` is decided command by
+    command on the state each leaves; a seat's own command while it is in 托管 is preceded by
+    ``set_auto`` off (``acted``), in the same append.
+
+    Raises:
+        RuleError: any of the commands is refused; nothing is appended.
+    """
+    commands: tuple[Command, ...]
+    if isinstance(command, Steps):
+        commands = command.commands
+    else:
+        seat = getattr(command, "seat", None)
+        acting = not isinstance(command, SetAuto | AutoPlay | Continue)
+        if acting and isinstance(seat, int) and seat in state.auto:
+            commands = (SetAuto(seat=seat, on=False, reason="acted"), command)
+        else:
+            return api.decide(state, command)
+    events: list[Event] = []
+    for step in commands:
+        state, new = api.apply(state, step)
+        events.extend(new)
+    return events
+
+
+def client_check(command: Command) -> None:
+    """What a seat may not send although the engine knows it: an automatic play, and a 托管
+    switch for another reason than its own (the table service's to make).
+
+    Raises:
+        ServiceError: ``forbidden_command``.
+    """
+    if isinstance(command, AutoPlay) or (isinstance(command, SetAuto) and command.reason != "self"):
+        raise ServiceError("forbidden_command", command=command.TYPE)
+
+
+class Clock:
+    """One copy's timers: a task per live table with a pending deadline."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.timers: dict[str, tuple[Pending, asyncio.Task[None]]] = {}
+        self.released: dict[str, int] = {}  # table: the hand whose 继续 deadline has passed
+        self.busy: set[str] = set()
+        self.again: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.loop_task: asyncio.Task[None] | None = None
+        self.fired = 0
+
+    async def start(self) -> None:
+        self.loop_task = asyncio.create_task(self._forever())
+
+    async def stop(self) -> None:
+        tasks = [t for _, t in self.timers.values()] + list(self.tasks)
+        if self.loop_task is not None:
+            tasks.append(self.loop_task)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.timers.clear()
+
+    # --- the gate between hands --------------------------------------------------------------
+
+    def holds(self, table_id: str, state: TableState) -> bool:
+        """Whether the next hand's deal waits: a hand of the match has ended, a human seat has
+        not pressed 继续, and the ``continue`` deadline has not passed (a match's end is not
+        held). The seats are the service's cached directory entry (``_steps`` loads it)."""
+        if state.phase != "commit" or state.last_hand is None:
+            return False
+        if self.released.get(table_id) == state.hand_no:
+            return False
+        entry = self.service.metas.get(table_id)
+        if entry is None:
+            return False
+        return not humans(entry.meta) <= set(state.ready)
+
+    # --- computing deadlines -------------------------------------------------------------------
+
+    def poke(self, table_id: str) -> None:
+        """Compute the table's deadline again, soon (after a command or a step)."""
+        if table_id in self.busy:
+            self.again.add(table_id)
+            return
+        self.busy.add(table_id)
+        task = asyncio.create_task(self._watching(table_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _watching(self, table_id: str) -> None:
+        try:
+            while True:
+                self.again.discard(table_id)
+                try:
+                    await self.watch(table_id)
+                except (ServiceError, RuleError, StoreError) as exc:
+                    log(
+                        logger,
+                        "deadline not computed",
+                        logging.WARNING,
+                        table=table_id,
+                        error=str(exc),
+                    )
+                if table_id not in self.again:
+                    return
+        finally:
+            self.busy.discard(table_id)
+
+    async def compute(self, table_id: str) -> Pending | None:
+        """The table's pending deadline, from its log as the stream has it now."""
+        service = self.service
+        async with service._lock(table_id):
+            table = await service._table(table_id)
+            start = None
+            for _ in range(5):
+                start = await wait_start(service.nc, table_id, service.settings.request_timeout)
+                if start is None or start[0] == table.last_seq:
+                    break
+                table = await service._reload(table)
+            if start is None or start[0] != table.last_seq or table.over:
+                return None
+            entry = await service._meta(table_id, fresh=True)
+            if self.released.get(table_id, table.state.hand_no) != table.state.hand_no:
+                del self.released[table_id]  # the hand it released is dealt
+            if not table.settled:
+                return None
+            return pending(table.state, table_clock(entry.meta), humans(entry.meta), start[1])
+
+    async def watch(self, table_id: str) -> None:
+        """Set the table's timer to its pending deadline (or none)."""
+        due = await self.compute(table_id)
+        old = self.timers.get(table_id)
+        if old is not None and old[0] == due:
+            return
+        if old is not None:
+            old[1].cancel()
+            del self.timers[table_id]
+        if due is not None:
+            task = asyncio.create_task(self._wait(table_id, due))
+            self.timers[table_id] = (due, task)
+
+    async def _wait(self, table_id: str, due: Pending) -> None:
+        await asyncio.sleep(max(0.0, due.at - time.time()))
+        mine = self.timers.get(table_id)
+        if mine is not None and mine[0] == due:
+            del self.timers[table_id]  # firing: no longer a timer watch() may cancel
+        try:
+            await asyncio.shield(self.fire(table_id, due))
+        except (ServiceError, RuleError, StoreError) as exc:
+            log(logger, "deadline not fired", logging.WARNING, table=table_id, error=str(exc))
+            await asyncio.sleep(AUTO_DELAY)
+        self.poke(table_id)
+
+    # --- firing ----------------------------------------------------------------------------------
+
+    async def fire(self, table_id: str, due: Pending) -> bool:
+        """Act on a passed deadline: release the next deal, or play for the seat. True when this
+        copy appended the automatic play (False: the seat acted first, or another copy fired)."""
+        service = self.service
+        async with service._lock(table_id):
+            if due.seat is None:
+                table = await service._table(table_id)
+                self.released[table_id] = table.state.hand_no
+                log(logger, "continue deadline", table=table_id, hand=table.state.hand_no)
+                await service._steps(table_id)
+                return False
+            seat = due.seat
+
+            def plan(t: TableLog) -> tuple[str, Command] | None:
+                state = t.state
+                if t.version != due.version or not t.settled or api.to_move(state) != seat:
+                    return None  # the seat acted (or the table moved on): another deadline
+                commands: list[Command] = []
+                if seat not in state.auto:
+                    commands.append(SetAuto(seat=seat, on=True, reason="timeout"))
+                commands.append(AutoPlay(seat=seat, reason="auto" if due.auto else "timeout"))
+                after = state
+                for command in commands:
+                    after, _ = api.apply(after, command)
+                commands.append(bots.choose(after, seat))
+                return f"auto.{seat}.{t.version}", Steps(tuple(commands))
+
+            done = await service._execute(table_id, plan)
+            appended = done is not None and not done.duplicate
+            if appended:
+                self.fired += 1
+                log(
+                    logger,
+                    "auto play",
+                    table=table_id,
+                    seat=seat,
+                    kind=due.kind,
+                    version=due.version,
+                    late_ms=round((time.time() - due.at) * 1000),
+                )
+            await service._steps(table_id)
+            return appended
+
+    # --- every live table, at start and every sweep ------------------------------------------
+
+    async def _forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log(logger, "clock sweep failed", logging.WARNING, error=repr(exc))
+            await asyncio.sleep(self.service.settings.sweep_interval)
+
+    async def sweep(self) -> int:
+        """Compute the deadline of every table in play (the ``paiju_tables`` bucket); returns
+        how many."""
+        try:
+            keys = await self.service.tables_kv.keys()
+        except nats.js.errors.NoKeysError:
+            return 0
+        count = 0
+        for table_id in keys:
+            try:
+                entry = await self.service._meta(table_id, fresh=True)
+            except ServiceError:
+                continue
+            if entry.meta.status != "playing":
+                old = self.timers.pop(table_id, None)
+                if old is not None:
+                    old[1].cancel()
+                continue
+            count += 1
+            self.poke(table_id)
+        return count

@@ -1,0 +1,69 @@
+"""The turn clock in Chromium: the seat to act counts down, its clock runs out into 托管 (a badge
+on the seat, the server plays for it), 取消托管 gives control back; between hands the score sheet
+stays until 继续 and says who is still to press it. Test-set clocks of a few seconds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from e2e.conftest import WIDTHS, Browsers
+from e2e.stack import Stack, sit_as
+
+
+def clocked_table(stack: Stack, clock: dict[str, int], hands: int) -> str:
+    """A guanpai table with its own clock (``clock`` in the create request)."""
+    body = {"game": "guanpai", "players": 3, "options": {"hands": hands}, "clock": clock}
+    return str(stack.api("/api/tables", body)["id"])
+
+
+def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    table = clocked_table(stack, {"play": 4, "continue": 30}, hands=2)
+    joined = stack.api(f"/api/tables/{table}/seats", {"name": "Ann", "seat": 0})
+    page, _ = browsers.page()
+    page.goto(stack.url)
+    sit_as(page, stack, table, 0, joined["token"])
+    stack.api(f"/api/tables/{table}/bots", {})
+
+    # my turn comes: my seat counts down, the tab says so
+    mine = page.locator(".seat[data-me='1'] .turn-clock.countdown")
+    mine.wait_for(timeout=60_000)
+    assert re.fullmatch(r"剩 0:0[0-4]", mine.inner_text())
+    page.wait_for_function("document.title.startsWith('【轮到你了】')")
+    page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['desktop']}.png"))
+    page.wait_for_selector(".seat[data-me='1'] .turn-clock[data-warn='1']")
+
+    # it runs out: the server plays for me and marks me 托管
+    badge = page.locator(".seat[data-me='1'] .badge.mark.auto")
+    badge.wait_for(timeout=15_000)
+    assert badge.inner_text() == "托管"
+    auto = page.locator("#auto")
+    assert auto.inner_text() == "取消托管"
+    page.screenshot(path=str(artifacts / f"clock-auto-{WIDTHS['desktop']}.png"))
+
+    # 取消托管: control is mine again
+    auto.click()
+    page.wait_for_function("!document.querySelector(\".seat[data-me='1'] .badge.mark.auto\")")
+    assert auto.inner_text() == "托管"
+
+    # the hand ends (my clock keeps running out): the sheet stays until I press 继续
+    continue_button = page.locator("#continue")
+    continue_button.wait_for(timeout=120_000)
+    page.wait_for_timeout(500)
+    assert continue_button.is_visible()
+    waiting = page.locator(".continue-waiting")
+    assert "Ann" in waiting.inner_text() and "继续" in waiting.inner_text()  # who is still to press
+    assert page.locator(".sheet-actions .turn-clock.countdown").count() == 1
+    page.screenshot(path=str(artifacts / f"clock-continue-{WIDTHS['desktop']}.png"))
+    page.set_viewport_size({"width": WIDTHS["phone"], "height": 844})
+    page.screenshot(path=str(artifacts / f"clock-continue-{WIDTHS['phone']}.png"))
+    continue_button.click()
+    # every person has pressed: the next hand is dealt and the sheet goes
+    page.wait_for_selector("#continue", state="detached", timeout=30_000)
+    page.wait_for_function("document.querySelector('.table-page').textContent.includes('第 2 局')")
+    page.locator(".seat[data-me='1'] .turn-clock.countdown").wait_for(timeout=60_000)
+    page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['phone']}.png"))
+    state = stack.api(f"/api/tables/{table}/state")
+    assert state["view"]["hand_no"] == 2 and state["view"]["ready"] == []

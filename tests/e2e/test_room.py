@@ -1,0 +1,245 @@
+"""The card room in Chromium, as two friends use it: the host creates a 3-hand table from the lobby
+under his nickname and invites a friend with the seat link; the friend (another browser context,
+on a phone, his own nickname typed in the lobby) opens it, sits, leaves, sits again; a spectator —
+even the owner's own browser on the watch page — has no way to fill seats; the owner fills the
+last seat with a bot; both play the match by clicking; the score table lists every hand with the
+right running totals, during the match and on the match-over sheet, where ★ marks the winner by
+total; 再来一局 pressed by both deals a new match at a linked table to the same players.
+
+Screenshots: artifacts/e2e/room-*.png at 1280×800 and 390×844."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from e2e.conftest import Browsers
+from e2e.stack import Stack
+
+HAND_CARDS = 16  # 关牌 mainstream, three players
+
+
+def shoot(page: Any, artifacts: Path, name: str) -> None:
+    width = page.viewport_size["width"]
+    page.screenshot(path=str(artifacts / f"room-{name}-{width}.png"), full_page=False)
+
+
+def take_turn(page: Any) -> None:
+    """One move as a player makes it: 提示 then 出牌, or 不要 when nothing beats."""
+    page.wait_for_function(
+        "document.body.dataset.myTurn !== '1' || window.paiju.table.state.moves.length > 0"
+    )
+    state = page.evaluate("window.paiju.table.state")
+    if not state["moves"] or page.evaluate("document.body.dataset.myTurn !== '1'"):
+        return  # the turn passed meanwhile (the table moved on)
+    before = state["view"]["version"]
+    if any(m["type"] == "play" for m in state["moves"]):
+        page.click("#hint")
+        page.wait_for_function("!document.querySelector('#play').disabled")
+        page.click("#play")
+    else:
+        page.wait_for_function("!document.querySelector('#pass').disabled")
+        page.click("#pass")
+    page.wait_for_function(
+        f"(window.paiju.table?.state.view?.version ?? 0) > {before}"
+        " || !!document.querySelector('#score-sheet')"
+    )
+
+
+def play_match(pages: list[Any], artifacts: Path, timeout: float = 240.0) -> bool:
+    """Both players play until each sees the match-over sheet; the score table is opened once
+    from the table page during the match. Whether it was."""
+    opened = False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(p.locator("#score-sheet[data-final='1']").count() for p in pages):
+            return opened
+        moved = False
+        for page in pages:
+            if page.evaluate("document.body.dataset.myTurn === '1'"):
+                take_turn(page)
+                moved = True
+                continue
+            # 继续 on a hand's sheet, if it is still there (the next deal may take it away)
+            if page.evaluate(
+                """() => { const b = document.querySelector(
+                    "#score-sheet:not([data-final='1']) .sheet-actions button");
+                    if (b) b.click(); return !!b; }"""
+            ):
+                moved = True
+            hand_no = page.evaluate("window.paiju.table?.state.view?.hand_no ?? 0")
+            if not opened and hand_no >= 2 and page.locator("#open-scores").count():
+                page.click("#open-scores")
+                page.wait_for_selector(".score-dialog #score-table tr.hand-row")
+                assert page.locator(".score-dialog tr.hand-row").count() >= 1
+                shoot(page, artifacts, "scores-open")
+                page.click("#score-table-close")
+                assert page.locator(".score-dialog").count() == 0
+                opened = True
+        if not moved:
+            time.sleep(0.05)
+    raise AssertionError("the match did not end in time")
+
+
+def test_invite_nickname_score_table_and_rematch(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    # the friend first: his own nickname, typed in the lobby, in a browser of his own
+    guest, _ = browsers.page(390, 844)
+    guest.goto(stack.url)
+    guest.wait_for_selector("#create-name")
+    zh_default = guest.input_value("#create-name")
+    assert re.fullmatch(r"玩家\d{4}", zh_default), zh_default
+    guest.click("#lang-switch")
+    guest.wait_for_function("document.documentElement.lang === 'en'")
+    guest.wait_for_selector("#create-name")
+    assert guest.input_value("#create-name") == "Player" + zh_default[2:]
+    guest.click("#lang-switch")
+    guest.wait_for_function("document.documentElement.lang === 'zh-CN'")
+    guest.fill("#create-name", "小明 Bob")
+
+    # the host creates a 3-hand table that waits for people, under his nickname
+    host, _ = browsers.page(1280, 800)
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=stack.url)
+    host.goto(stack.url)
+    host.wait_for_selector(".game-card[data-game='guanpai']")
+    host.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
+    host.fill("#create-name", "东家 Ann")
+    host.select_option("#create-game", "guanpai")
+    host.select_option("#create-variant", "mainstream")
+    host.select_option("#create-players", "3")
+    host.click("#house-rules summary")
+    host.fill("#opt-hands", "3")
+    host.select_option("#create-opponents", "wait")
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
+    table = host.url.rsplit("/", 1)[1]
+    host.wait_for_selector("#waiting #fill-bots")  # the owner's control
+    assert stack.api(f"/api/tables/{table}")["seats"][0]["name"] == "东家 Ann"
+    host.click("#invite-link")
+    invite = host.evaluate("navigator.clipboard.readText()")
+    assert invite == f"{stack.url}#/table/{table}?join=1"
+    host.click("#watch-link")
+    assert host.evaluate("navigator.clipboard.readText()") == f"{stack.url}#/watch/{table}"
+    shoot(host, artifacts, "waiting")
+
+    # the watch page has no way to fill seats: not a stranger's, not even the owner's own
+    spectator, _ = browsers.page(390, 844)
+    spectator.goto(f"{stack.url}#/watch/{table}")
+    spectator.wait_for_selector("#waiting li.empty")
+    owners_watch = host.context.new_page()
+    owners_watch.goto(f"{stack.url}#/watch/{table}")
+    owners_watch.wait_for_selector("#waiting li.empty")
+    for page in (spectator, owners_watch):
+        for control in ("#fill-bots", "#close-table", "#invite-box", "#waiting li button"):
+            assert page.locator(control).count() == 0, control
+    shoot(spectator, artifacts, "watch-waiting")
+    owners_watch.close()
+
+    # the friend opens the invite: he sits under his nickname, leaves, and sits again
+    guest.goto(invite)
+    guest.wait_for_selector("#invite-box.invited")
+    assert guest.input_value("#seat-name") == "小明 Bob"
+    assert guest.locator("#fill-bots").count() == 0  # not the owner
+    shoot(guest, artifacts, "invited")
+    guest.click("#invite-sit")
+    guest.wait_for_selector("#leave-seat")
+    seats = stack.api(f"/api/tables/{table}")["seats"]
+    assert [(s["kind"], s["name"]) for s in seats[:2]] == [
+        ("human", "东家 Ann"),
+        ("human", "小明 Bob"),
+    ]
+    guest.click("#leave-seat")
+    guest.wait_for_url(re.compile(r".*#/$"))
+    assert stack.api(f"/api/tables/{table}")["seats"][1]["kind"] == "empty"
+    guest.goto(invite)
+    guest.click("#invite-sit")
+    guest.wait_for_selector("#leave-seat")
+    host.wait_for_selector("#waiting li.human >> nth=1")
+    host.click("#fill-bots")
+    for page in (host, guest):
+        page.wait_for_function(
+            f"document.querySelectorAll('#hand .card').length === {HAND_CARDS}", timeout=30_000
+        )
+    assert guest.evaluate("window.paiju.table.state.seat") == 1
+
+    # the match, played by clicking; the score table opened during it
+    opened = play_match([host, guest], artifacts)
+    assert opened
+    hands = stack.api(f"/api/tables/{table}/hands")
+    assert [h["hand_no"] for h in hands["hands"]] == [1, 2, 3]
+    running = [0, 0, 0]
+    for page in (host, guest):
+        page.wait_for_selector("#score-sheet[data-final='1'] #score-table[data-hands='3']")
+        rows = page.eval_on_selector_all(
+            "#score-sheet #score-table tr.total-row",
+            "rows => rows.map(r => [...r.querySelectorAll('td.running-total')].map(c => c.textContent))",
+        )
+        scores = page.eval_on_selector_all(
+            "#score-sheet #score-table tr.hand-row",
+            "rows => rows.map(r => [...r.querySelectorAll('td.hand-score')].map(c => c.textContent))",
+        )
+        running = [0, 0, 0]
+        assert len(rows) == len(scores) == 3
+        for hand, shown, scored in zip(hands["hands"], rows, scores, strict=True):
+            running = [t + s for t, s in zip(running, hand["scores"], strict=True)]
+            assert [int(x.replace("+", "")) for x in scored] == hand["scores"]
+            assert [int(x.replace("+", "")) for x in shown] == running
+    finished = stack.api(f"/api/tables/{table}")
+    assert finished["totals"] == running == hands["totals"]
+    best = max(running)
+    crowned = host.eval_on_selector_all(
+        "#score-sheet table.scores:not(.score-table) tbody tr[data-winner='1']",
+        "rows => rows.map(r => Number(r.dataset.seat))",
+    )
+    assert crowned == [s for s, v in enumerate(running) if v == best and len(set(running)) > 1]
+    shoot(host, artifacts, "match-over")
+    shoot(guest, artifacts, "match-over")
+
+    # 再来一局: the host presses first and waits; the friend follows; the same seats are dealt
+    host.click("#rematch")
+    host.wait_for_url(re.compile(rf".*#/table/(?!{table})[0-9a-f]+$"))
+    rematch = host.url.rsplit("/", 1)[1]
+    assert rematch != table
+    host.wait_for_selector("#waiting li .badge.not-ready")
+    shoot(host, artifacts, "rematch-waiting")
+    guest.click("#rematch")
+    guest.wait_for_url(re.compile(rf".*#/table/{rematch}$"))
+    for page in (host, guest):
+        page.wait_for_function(
+            f"document.querySelectorAll('#hand .card').length === {HAND_CARDS}", timeout=30_000
+        )
+    info = stack.api(f"/api/tables/{rematch}")
+    assert info["rematch_of"] == table and info["status"] == "playing"
+    assert [(s["kind"], s["name"]) for s in info["seats"]] == [
+        ("human", "东家 Ann"),
+        ("human", "小明 Bob"),
+        ("bot", info["seats"][2]["name"]),
+    ]
+    assert [
+        host.evaluate("window.paiju.table.state.seat"),
+        guest.evaluate("window.paiju.table.state.seat"),
+    ] == [0, 1]
+    assert info["options"]["hands"] == 3
+    shoot(guest, artifacts, "rematch-dealt")
+
+    # the lobby's history: searched by a player's name, the finished match at the top, its
+    # replay, export and audit a click away (the audit runs in this browser's engine)
+    host.goto(stack.url)
+    host.wait_for_selector("#history-player")
+    host.fill("#history-player", "小明")
+    row = f"#finished-list .table-row[data-table='{table}']"
+    host.wait_for_selector(row)
+    assert host.get_attribute(f"{row} .replay-link", "href") == f"#/replay/{table}"
+    assert (
+        host.get_attribute(f"{row} .export-link", "href") == f"/api/tables/{table}/log?format=jsonl"
+    )
+    host.click(f"{row} .audit-button")
+    host.wait_for_selector(f"{row} .audit-verdict[data-verdict='sound']", timeout=60_000)
+    host.locator("#finished").scroll_into_view_if_needed()
+    shoot(host, artifacts, "history")
+    host.select_option("#history-game", "dabei")
+    host.wait_for_selector("#finished-list p.muted")
+    assert host.locator(row).count() == 0

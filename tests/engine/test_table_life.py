@@ -1,0 +1,280 @@
+"""A table's life in the engine: 托管 switched on and off, plays the server makes for a seat
+(marked ``auto_played``), 继续 between the hands of a match, and the turn clock's kinds. They are
+ordinary commands and events: the audit replays them like any other, and names a forged automatic
+play as it names any illegal command."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from paiju import api, bots
+from paiju.cards import format_card
+from paiju.errors import RuleError
+from paiju.games.banzipao import GAME as BANZIPAO
+from paiju.games.guanpai import GAME
+from paiju.log import audit, describe, dump_lines, event_line, event_lines
+from paiju.protocol import (
+    AutoPlay,
+    AutoPlayed,
+    AutoSet,
+    Continue,
+    Continued,
+    Event,
+    Pass,
+    Play,
+    SetAuto,
+    decode,
+    encode,
+)
+from paiju.simulate import table_command
+from paiju.table import TableState
+
+SECRET = "table-life"
+
+
+class Table:
+    """A guanpai match driven by hand: the table's steps, bots for the seats, and whatever a test
+    sends in between."""
+
+    def __init__(self, hands: int = 2) -> None:
+        self.state: TableState = GAME.initial_state(GAME.config("mainstream", 3, hands=hands))
+        self.events: list[Event] = []
+
+    def do(self, command: Any) -> list[Event]:
+        self.state, new = GAME.apply(self.state, command)
+        self.events.extend(new)
+        return new
+
+    def until_turn(self) -> int:
+        """Run the table's steps until a seat is to move; its seat."""
+        while (seat := GAME.to_move(self.state)) is None:
+            command = table_command(self.state, SECRET)
+            assert command is not None, self.state.phase
+            self.do(command)
+        return seat
+
+    def until_hand_ends(self) -> None:
+        while not GAME.between_hands(self.state) and self.state.phase != "over":
+            seat = self.until_turn()
+            self.do(bots.choose(self.state, seat))
+
+
+def _reveal(t: Table) -> None:
+    command = table_command(t.state, SECRET)
+    assert command is not None and command.TYPE == "reveal_seed"
+    t.do(command)
+
+
+@pytest.fixture(scope="module")
+def match() -> Table:
+    """Two hands: seat 2 times out at its first turn and is played for, then at every turn of
+    hand 1 in 托管; it acts itself in hand 2 (托管 goes off); seat 1 switches 托管 on and off
+    itself; seats 0 and 2 press 继续 between the hands."""
+    t = Table()
+    t.do(SetAuto(seat=1, on=True))
+    t.do(SetAuto(seat=1, on=False))
+    while not GAME.between_hands(t.state):
+        seat = t.until_turn()
+        if seat == 2:
+            if 2 not in t.state.auto:
+                t.do(SetAuto(seat=2, on=True, reason="timeout"))
+                t.do(AutoPlay(seat=2, reason="timeout"))
+            else:
+                t.do(AutoPlay(seat=2, reason="auto"))
+        t.do(bots.choose(t.state, seat))
+    _reveal(t)
+    t.do(Continue(seat=0))
+    t.do(Continue(seat=2))
+    seat = t.until_turn()
+    while seat != 2:
+        t.do(bots.choose(t.state, seat))
+        seat = t.until_turn()
+    t.do(SetAuto(seat=2, on=False, reason="acted"))
+    t.do(bots.choose(t.state, 2))
+    t.until_hand_ends()
+    while t.state.phase != "over":
+        command = table_command(t.state, SECRET)
+        assert command is not None
+        t.do(command)
+    return t
+
+
+def refused(state: TableState, command: Any) -> str:
+    with pytest.raises(RuleError) as caught:
+        GAME.decide(state, command)
+    return caught.value.code
+
+
+# --- the commands' rules -----------------------------------------------------------------------
+
+
+def test_auto_play_is_only_for_the_seat_to_move_and_in_auto() -> None:
+    t = Table()
+    seat = t.until_turn()
+    other = (seat + 1) % 3
+    assert refused(t.state, AutoPlay(seat=seat, reason="timeout")) == "not_auto"
+    t.do(SetAuto(seat=other, on=True))
+    assert refused(t.state, AutoPlay(seat=other, reason="auto")) == "not_your_turn"
+    assert refused(t.state, AutoPlay(seat=7, reason="auto")) == "unknown_seat"
+    t.do(SetAuto(seat=seat, on=True, reason="timeout"))
+    assert refused(t.state, AutoPlay(seat=seat, reason="because")) == "bad_auto_reason"
+    assert t.do(AutoPlay(seat=seat, reason="timeout")) == [AutoPlayed(seat=seat, reason="timeout")]
+    assert t.state.turn == seat  # a marker: the turn is still the seat's own
+
+
+def test_set_auto_switches_once_and_with_a_fitting_reason() -> None:
+    t = Table()
+    assert t.do(SetAuto(seat=0, on=True)) == [AutoSet(seat=0, on=True, reason="self")]
+    assert t.state.auto == (0,)
+    assert refused(t.state, SetAuto(seat=0, on=True)) == "already_auto"
+    assert refused(t.state, SetAuto(seat=1, on=False)) == "not_auto"
+    assert refused(t.state, SetAuto(seat=1, on=True, reason="acted")) == "bad_auto_reason"
+    assert refused(t.state, SetAuto(seat=0, on=False, reason="timeout")) == "bad_auto_reason"
+    assert refused(t.state, SetAuto(seat=3, on=True)) == "unknown_seat"
+    t.do(SetAuto(seat=2, on=True, reason="timeout"))
+    assert t.state.auto == (0, 2)
+    t.do(SetAuto(seat=0, on=False, reason="acted"))
+    assert t.state.auto == (2,)
+    assert api.view(t.state, 1)["auto"] == [2]
+
+
+def test_continue_only_between_hands_and_once() -> None:
+    t = Table()
+    assert refused(t.state, Continue(seat=0)) == "wrong_phase"  # before the first deal
+    t.until_turn()
+    assert refused(t.state, Continue(seat=0)) == "wrong_phase"  # during play
+    t.until_hand_ends()
+    assert t.state.phase == "reveal" and GAME.clock_kind(t.state) == "continue"
+    _reveal(t)
+    assert t.do(Continue(seat=1)) == [Continued(seat=1)]
+    assert refused(t.state, Continue(seat=1)) == "already_continued"
+    t.do(Continue(seat=0))
+    assert api.view(t.state, None)["ready"] == [0, 1]
+    t.until_turn()  # commit, deal: the next hand starts with nobody ready
+    assert t.state.ready == () and api.view(t.state, 0)["ready"] == []
+    assert refused(t.state, Continue(seat=2)) == "wrong_phase"
+
+
+def test_no_auto_or_continue_once_the_match_is_over() -> None:
+    t = Table(hands=1)
+    t.until_hand_ends()
+    _reveal(t)
+    assert t.state.phase == "over" and GAME.clock_kind(t.state) is None
+    assert refused(t.state, Continue(seat=0)) == "wrong_phase"
+    assert refused(t.state, SetAuto(seat=0, on=True)) == "wrong_phase"
+
+
+def test_an_illegal_move_after_an_automatic_play_marker_is_refused() -> None:
+    t = Table()
+    seat = t.until_turn()
+    t.do(SetAuto(seat=seat, on=True, reason="timeout"))
+    t.do(AutoPlay(seat=seat, reason="timeout"))
+    assert refused(t.state, Pass(seat=seat)) == "cannot_pass_lead"
+    held = set(t.state.hands[seat])
+    missing = next(c for c in GAME.pack(t.state.config) if c not in held)
+    assert refused(t.state, Play(seat=seat, cards=(missing,))) == "not_in_hand"
+
+
+def test_the_commands_and_events_round_trip_in_json() -> None:
+    for message in (
+        SetAuto(seat=1, on=True),
+        AutoPlay(seat=0, reason="auto"),
+        Continue(seat=2),
+        AutoSet(seat=1, on=False, reason="acted"),
+        AutoPlayed(seat=0, reason="timeout"),
+        Continued(seat=2),
+    ):
+        assert decode(json.loads(json.dumps(encode(message)))) == message
+    assert decode({"type": "set_auto", "seat": 0, "on": True}) == SetAuto(0, True, "self")
+    t = Table()
+    seat = t.until_turn()
+    for event in (AutoSet(seat, True, "self"), AutoPlayed(seat, "auto")):
+        assert GAME.decide(t.state, event.as_command()) == [event]
+        t.state = GAME.evolve(t.state, event)
+    t.until_hand_ends()
+    assert GAME.decide(t.state, Continued(2).as_command()) == [Continued(2)]
+
+
+# --- the turn clock ---------------------------------------------------------------------------
+
+
+def test_the_clock_kind_follows_the_phase() -> None:
+    t = Table()
+    assert GAME.clock_kind(t.state) is None  # the table waits for its own steps
+    t.until_turn()
+    assert GAME.clock_kind(t.state) == "play"
+    state = BANZIPAO.initial_state(BANZIPAO.config())
+    while BANZIPAO.to_move(state) is None:
+        command = table_command(state, SECRET)
+        assert command is not None
+        state, _ = BANZIPAO.apply(state, command)
+    assert state.phase == "bid" and api.clock_kind(state) == "bid"
+    games = {g["id"]: g for g in api.list_games()}
+    assert games["guanpai"]["clock"] == {"play": 30, "bid": 20, "bury": 60, "continue": 15}
+    assert set(games["guanpai"]["words"]["value_names"]["clock"]) == set(GAME.clock_defaults)
+
+
+# --- the audit ----------------------------------------------------------------------------------
+
+
+def test_the_audit_replays_automatic_plays_and_continues(match: Table) -> None:
+    kinds = [e.TYPE for e in match.events]
+    assert kinds.count("auto_played") >= 2 and kinds.count("continued") == 2
+    assert "auto_set" in kinds and match.state.phase == "over"
+    lines = dump_lines(match.state.config, match.events, table_id="t-life")
+    report = audit(lines)
+    assert report.verdict == "sound", describe(report)
+    assert report.state is not None and report.state.totals == match.state.totals
+    # the moves counted per hand are the plays and passes: 托管 and 继续 are not moves
+    told = [en for _, en in describe(report) if en.startswith("hand ") and "moves" in en]
+    counted = [int(en.split("; ")[1].split()[0]) for en in told]
+    assert sum(counted) == sum(1 for e in match.events if e.TYPE in ("played", "passed"))
+
+
+def test_an_automatic_play_is_told_as_such(match: Table) -> None:
+    words = GAME.words
+    told = event_lines(match.events, words)
+    i = next(i for i, e in enumerate(match.events) if isinstance(e, AutoPlayed))
+    move = match.events[i + 1]
+    seat = move.seat  # type: ignore[attr-defined]
+    assert told[i] == (
+        f"{seat + 1}号位 超时，系统代打",
+        f"Seat {seat + 1} ran out of time: played by the server",
+    )
+    assert told[i + 1][0].startswith(f"{seat + 1}号位（托管）")
+    assert told[i + 1][1].startswith(f"Seat {seat + 1} (auto)")
+    assert event_line(move, words, None)[0].startswith(f"{seat + 1}号位 ")
+    assert event_line(AutoSet(0, False, "acted"), words, None) == (
+        "1号位 亲自出手，取消托管",
+        "Seat 1 acts again: auto-play off",
+    )
+    assert event_line(Continued(1), words, None) == ("2号位 继续", "Seat 2 continues")
+
+
+def test_a_forged_automatic_play_is_named(match: Table) -> None:
+    lines = dump_lines(match.state.config, match.events, table_id="t-life")
+    i = next(
+        i
+        for i, e in enumerate(match.events)
+        if isinstance(e, AutoPlayed) and match.events[i + 1].TYPE == "played"
+    )
+    played = json.loads(lines[i + 2])
+    state = api.replay(match.state.config, match.events[: i + 1])
+    seat = played["seat"]
+    missing = next(c for c in GAME.pack(state.config) if c not in state.hands[seat])
+    forged = played | {"cards": [format_card(missing)]}
+    bad = [*lines[: i + 2], json.dumps(forged), *lines[i + 3 :]]
+    report = audit(bad)
+    assert report.verdict == "failed" and report.bad_index == i + 1
+    assert report.error is not None and report.error.code == "not_in_hand"
+    # an automatic play for a seat that is not to move is named at the marker
+    other = (seat + 1) % 3
+    marker = json.loads(lines[i + 1]) | {"seat": other}
+    report = audit([*lines[: i + 1], json.dumps(marker), *lines[i + 2 :]])
+    assert report.bad_index == i and report.error is not None
+    assert report.error.code in ("not_your_turn", "not_auto")
+    said = " ".join(zh for zh, _ in describe(report))
+    assert f"第 {i + 2} 行" in said

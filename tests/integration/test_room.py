@@ -1,0 +1,314 @@
+"""The card room around a match, against the real stack: the owner token (only its holder fills
+seats with bots or closes a table; anyone else is refused and nothing changes), leaving a seat
+before the start, 再来一局 at a linked table with the same seats and tokens, the hand-by-hand
+results of a table, and the searchable, paged history of finished tables."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from typing import Any
+
+import httpx
+import nats
+
+from integration.harness import (
+    Socket,
+    Stack,
+    join,
+    new_table,
+    owner,
+    play_seat,
+    raw_log,
+    wait_status,
+)
+from paiju_services import subjects
+
+
+async def directory_entry(stack: Stack, table_id: str) -> tuple[int, bytes]:
+    """The table's entry in the directory bucket as stored: (revision, bytes)."""
+    nc = await nats.connect(stack.nats_url)
+    try:
+        kv = await nc.jetstream().key_value(subjects.TABLES_BUCKET)
+        entry = await kv.get(table_id)
+        return entry.revision or 0, entry.value or b""
+    finally:
+        await nc.close()
+
+
+async def nats_request(stack: Stack, subject: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A request straight to the table service, as any NATS client may send it."""
+    nc = await nats.connect(stack.nats_url)
+    try:
+        reply = await nc.request(subject, json.dumps(body).encode(), timeout=10)
+        answer: dict[str, Any] = json.loads(reply.data)
+        return answer
+    finally:
+        await nc.close()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_only_the_owner_fills_seats_with_bots_and_a_refusal_changes_nothing(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table = await new_table(http, game="guanpai", variant="boke")
+    seat_token = await join(http, table, "Ann", seat=0)
+    log_before = await raw_log(stack.nats_url, table)
+    entry_before = await directory_entry(stack, table)
+    listed_before = (await http.get(f"/api/tables/{table}")).json()
+
+    refusals = [
+        await http.post(f"/api/tables/{table}/bots", json={}),  # no token at all
+        await http.post(f"/api/tables/{table}/bots", json={}, headers=bearer(seat_token)),
+        await http.post(f"/api/tables/{table}/bots", json={}, headers=bearer("x" * 43)),
+        await http.post(
+            f"/api/tables/{table}/bots", json={"seats": [1]}, headers={"Authorization": "Basic abc"}
+        ),
+    ]
+    for r in refusals:
+        assert r.status_code == 403, r.text
+        body = r.json()
+        assert body["code"] == "not_owner"
+        assert "owner" in body["en"] and "房主" in body["zh"]
+    # the NATS request behind the endpoint is guarded the same way
+    answer = await nats_request(stack, subjects.table_subject(table, "bots"), {"seats": [1, 2]})
+    assert answer["error"]["code"] == "not_owner"
+
+    assert await raw_log(stack.nats_url, table) == log_before
+    assert await directory_entry(stack, table) == entry_before
+    assert (await http.get(f"/api/tables/{table}")).json() == listed_before
+
+    filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    assert filled.status_code == 200, filled.text
+    assert filled.json()["seats"] == [1, 2]
+    playing = await wait_status(http, table, "playing")
+    assert [s["kind"] for s in playing["seats"]] == ["human", "bot", "bot"]
+
+
+async def test_a_retried_create_answers_the_same_owner_token(http: httpx.AsyncClient) -> None:
+    body = {"game": "guanpai", "request_id": str(uuid.uuid4())}
+    first = await http.post("/api/tables", json=body)
+    again = await http.post("/api/tables", json=body)
+    assert first.status_code == again.status_code == 201
+    assert first.json()["owner_token"] == again.json()["owner_token"]
+    other = (await http.post("/api/tables", json={"game": "guanpai"})).json()
+    assert other["owner_token"] != first.json()["owner_token"]
+    # the table's public record never shows it
+    shown = (await http.get(f"/api/tables/{first.json()['id']}")).json()
+    assert "owner_token" not in shown and first.json()["owner_token"] not in json.dumps(shown)
+
+
+async def test_the_owner_closes_an_open_table_and_nobody_else_can(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table = await new_table(http, game="guanpai", variant="boke")
+    await join(http, table, "Ann", seat=0)
+    entry_before = await directory_entry(stack, table)
+    refused = await http.post(f"/api/tables/{table}/close")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_owner"
+    assert await directory_entry(stack, table) == entry_before
+
+    closed = await http.post(f"/api/tables/{table}/close", headers=owner(table))
+    assert closed.status_code == 200, closed.text
+    assert closed.json() == {"table": table, "status": "closed"}
+    again = await http.post(f"/api/tables/{table}/close", headers=owner(table))
+    assert again.status_code == 200 and again.json()["status"] == "closed"
+    record = (await http.get(f"/api/tables/{table}")).json()
+    assert record["status"] == "closed" and record["finished_at"]
+    live = [t["id"] for t in (await http.get("/api/tables")).json()]
+    assert table not in live
+    assert table in [t["id"] for t in (await http.get("/api/tables?status=closed")).json()]
+    late = await http.post(f"/api/tables/{table}/seats", json={"name": "Bob"})
+    assert late.status_code == 409 and late.json()["code"] == "table_closed"
+    bots = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    assert bots.status_code == 409 and bots.json()["code"] == "table_closed"
+    log = await raw_log(stack.nats_url, table)
+    assert [e["type"] for _, e in log] == ["paiju_log", "deal_committed"]  # never dealt
+
+    started = await new_table(http, game="guanpai", variant="boke")
+    await http.post(f"/api/tables/{started}/bots", json={}, headers=owner(started))
+    await wait_status(http, started, "playing")
+    late_close = await http.post(f"/api/tables/{started}/close", headers=owner(started))
+    assert late_close.status_code == 409 and late_close.json()["code"] == "match_started"
+
+
+async def test_a_player_leaves_his_seat_before_the_start_and_it_opens_again(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table = await new_table(http, game="guanpai", variant="boke")
+    ann = await join(http, table, "Ann", seat=0)
+    bob = await join(http, table, "Bob", seat=1)
+    left = await http.post(f"/api/tables/{table}/leave", headers=bearer(ann))
+    assert left.status_code == 200, left.text
+    assert left.json() == {"table": table, "seat": 0}
+    record = (await http.get(f"/api/tables/{table}")).json()
+    assert record["status"] == "open"
+    assert record["seats"][0] == {"seat": 0, "kind": "empty", "name": None, "waiting": False}
+    assert record["seats"][1]["name"] == "Bob"
+    entry = await directory_entry(stack, table)
+    # a retry answers the same, and changes nothing more
+    again = await http.post(f"/api/tables/{table}/leave", headers=bearer(ann))
+    assert again.status_code == 200 and again.json()["seat"] == 0
+    assert await directory_entry(stack, table) == entry
+    # the old token no longer plays here; a stranger's token leaves nothing
+    stale = await Socket.open(stack.ws, table)
+    await stale.send({"type": "hello", "token": ann})
+    assert (await stale.expect("error"))["code"] == "unauthorized"
+    await stale.close()
+    nobody = await http.post(f"/api/tables/{table}/leave", headers=bearer("y" * 32))
+    assert nobody.status_code == 401 and nobody.json()["code"] == "unauthorized"
+    # the seat is taken again, the table fills and deals; leaving is then refused
+    cid = await join(http, table, "Cid", seat=0)
+    await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    await wait_status(http, table, "playing")
+    late = await http.post(f"/api/tables/{table}/leave", headers=bearer(cid))
+    assert late.status_code == 409 and late.json()["code"] == "match_started"
+    late = await http.post(f"/api/tables/{table}/leave", headers=bearer(bob))
+    assert late.status_code == 409 and late.json()["code"] == "match_started"
+
+
+async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pressed(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    table = await new_table(http, game="guanpai", variant="boke")
+    ann = await join(http, table, "Ann", seat=0)
+    bob = await join(http, table, "Bob", seat=1)
+    early = await http.post(f"/api/tables/{table}/rematch", headers=bearer(ann))
+    assert early.status_code == 409 and early.json()["code"] == "not_finished"
+    await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    socks = [await Socket.open(stack.ws, table, tok) for tok in (ann, bob)]
+    await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(socks))), 60)
+    for s in socks:
+        await s.close()
+    await wait_status(http, table, "finished")
+
+    stranger = await http.post(f"/api/tables/{table}/rematch", headers=bearer("z" * 32))
+    assert stranger.status_code == 401
+    first = await http.post(f"/api/tables/{table}/rematch", headers=bearer(ann))
+    assert first.status_code == 200, first.text
+    new = first.json()["table"]
+    assert new != table and first.json()["seat"] == 0 and first.json()["waiting"] == [1]
+    again = await http.post(f"/api/tables/{table}/rematch", headers=bearer(ann))
+    assert again.json() == first.json()  # idempotent: the same table, nothing new
+
+    record = await wait_status(http, new, "open")
+    assert record["rematch_of"] == table
+    assert (await http.get(f"/api/tables/{table}")).json()["rematch"] == new
+    assert (record["game"], record["variant"], record["players"]) == ("guanpai", "boke", 3)
+    assert [(s["kind"], s["name"], s["waiting"]) for s in record["seats"]][:2] == [
+        ("human", "Ann", False),
+        ("human", "Bob", True),
+    ]
+    for _ in range(100):  # the bot takes its seat through the bots service
+        record = (await http.get(f"/api/tables/{new}")).json()
+        if record["seats"][2]["kind"] == "bot":
+            break
+        await asyncio.sleep(0.1)
+    assert record["seats"][2]["kind"] == "bot"
+    assert record["status"] == "open"  # Bob has not pressed: no deal yet
+    assert [e["type"] for _, e in await raw_log(stack.nats_url, new)] == [
+        "paiju_log",
+        "deal_committed",
+    ]
+
+    both = await asyncio.gather(
+        http.post(f"/api/tables/{table}/rematch", headers=bearer(bob)),
+        http.post(f"/api/tables/{table}/rematch", headers=bearer(bob)),
+    )
+    assert all(r.status_code == 200 and r.json()["table"] == new for r in both)
+    assert both[0].json()["waiting"] == []
+    await wait_status(http, new, "playing")
+    # the old tokens are the new table's seats: both play the new match to its end
+    socks = [await Socket.open(stack.ws, new, tok) for tok in (ann, bob)]
+    assert [s.frames[-2]["seat"] for s in socks] == [0, 1]
+    overs = await asyncio.wait_for(
+        asyncio.gather(*(play_seat(s, i) for i, s in enumerate(socks))), 60
+    )
+    assert overs[0]["table"] == new
+    for s in socks:
+        await s.close()
+    await wait_status(http, new, "finished")
+    tables_made = [
+        t
+        for t in (await http.get("/api/tables?status=finished")).json()
+        if t["rematch_of"] == table
+    ]
+    assert [t["id"] for t in tables_made] == [new]  # one rematch table, however many presses
+
+
+async def test_hands_lists_every_scored_hand_with_running_totals(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    waiting = await new_table(http, game="guanpai", variant="boke")
+    await join(http, waiting, "Ann", seat=0)
+    empty = (await http.get(f"/api/tables/{waiting}/hands")).json()
+    assert empty == {
+        "table": waiting,
+        "version": 1,
+        "finished": False,
+        "hands": [],
+        "totals": [0, 0, 0],
+    }
+
+    table = await new_table(http, game="guanpai", variant="boke", options={"hands": 3})
+    await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    finished = await wait_status(http, table, "finished")
+    body = (await http.get(f"/api/tables/{table}/hands")).json()
+    assert body["finished"] is True
+    assert [hand["hand_no"] for hand in body["hands"]] == [1, 2, 3]
+    running = [0, 0, 0]
+    for hand in body["hands"]:
+        running = [t + s for t, s in zip(running, hand["scores"], strict=True)]
+        assert hand["totals"] == running
+        assert hand["type"] == "hand_ended" and "lines" in hand
+    assert body["totals"] == running == finished["totals"]
+    logged = [e for _, e in await raw_log(stack.nats_url, table) if e["type"] == "hand_ended"]
+    assert [{k: v for k, v in h.items() if k != "totals"} for h in body["hands"]] == logged
+    missing = await http.get("/api/tables/0123456789abcdef/hands")
+    assert missing.status_code == 404 and missing.json()["code"] == "table_not_found"
+
+
+async def test_finished_tables_are_searched_by_game_and_player_and_paged(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    tag = uuid.uuid4().hex[:8]
+    made = []
+    for i, (variant, players) in enumerate([("boke", 3), ("mainstream", 2), ("boke", 3)]):
+        table = await new_table(http, game="guanpai", variant=variant, players=players)
+        token = await join(http, table, f"Hist{tag}-{i}", seat=0)
+        await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+        sock = await Socket.open(stack.ws, table, token)
+        await asyncio.wait_for(play_seat(sock, 0), 60)
+        await sock.close()
+        await wait_status(http, table, "finished")
+        made.append(table)
+    newest_first = made[::-1]
+
+    async def listed(**params: Any) -> list[dict[str, Any]]:
+        r = await http.get("/api/tables", params={"status": "finished", **params})
+        assert r.status_code == 200, r.text
+        found: list[dict[str, Any]] = r.json()
+        return found
+
+    found = await listed(player=f"hist{tag}")  # case-insensitive, part of a name
+    assert [t["id"] for t in found] == newest_first
+    ended = [t["finished_at"] for t in found]
+    assert ended == sorted(ended, reverse=True)
+    assert [t["id"] for t in await listed(player=f"Hist{tag}-1")] == [made[1]]
+    assert [t["id"] for t in await listed(player=f"Hist{tag}", game="guanpai")] == newest_first
+    assert await listed(player=f"Hist{tag}", game="dabei") == []
+    page1 = await listed(player=f"Hist{tag}", page_size=2)
+    assert [t["id"] for t in page1] == newest_first[:2]
+    page2 = await listed(player=f"Hist{tag}", page_size=2, before=page1[-1]["finished_at"])
+    assert [t["id"] for t in page2] == newest_first[2:]
+    assert await listed(player=f"Hist{tag}", before=found[-1]["finished_at"]) == []
+    live = [
+        t["id"] for t in (await http.get("/api/tables", params={"player": f"Hist{tag}"})).json()
+    ]
+    assert live == []  # finished tables are not live
+    bad = await http.get("/api/tables", params={"status": "finished", "page_size": 0})
+    assert bad.status_code == 400

@@ -1,0 +1,135 @@
+// The card room around a table (docs/services.md): the links to share (邀请 copies a seat link,
+// `#/table/<id>?join=1`, that seats a friend under his own name; the watch link is separate), the
+// owner's controls before the start (fill the empty seats with bots, close the table: only the
+// browser that holds the table's owner token sees them, and never on the watch page), leaving a
+// seat before the start, and 再来一局 at the end of a match (the same seats at a new linked table,
+// with the same seat tokens).
+
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { both, t } from "./i18n.js";
+import { copyText, toast } from "./ui.js";
+
+/** The seat link a friend opens to sit down at this table. */
+export const inviteLink = (tableId) => `${location.origin}/#/table/${tableId}?join=1`;
+export const watchLink = (tableId) => `${location.origin}/#/watch/${tableId}`;
+
+async function copy(link, message) {
+  if (await copyText(link)) toast(message);
+}
+
+/** The head's share buttons: 邀请 while a seat is open, and the watch link. */
+export function shareButtons(tableId, meta) {
+  const open = meta?.status === "open" && meta.seats.some((seat) => seat.kind === "empty");
+  return [
+    open
+      ? h(
+          "button.linkish#invite-link",
+          { type: "button", title: t("inviteTitle"), on: { click: () => copy(inviteLink(tableId), t("inviteCopied")) } },
+          t("invite"),
+        )
+      : null,
+    open ? " " : null,
+    h("button.linkish#watch-link", { type: "button", on: { click: () => copy(watchLink(tableId), t("copied")) } }, t("copyWatchLink")),
+  ];
+}
+
+/** Whether this page may act as the table's owner: it holds the owner token, and is not the
+ * watch page. */
+export const isOwner = (tableId, watch) => !watch && api.ownerToken(tableId) !== null;
+
+/** The waiting panel's room controls, under its seats. `r`: {tableId, meta, seated, watch,
+ * invited, sit(seat|null), fillBots(event), done()} — `done` once the page should go (left, closed). */
+export function waitingControls(r) {
+  const empty = r.meta.seats.some((seat) => seat.kind === "empty");
+  const out = [];
+  if (!r.seated && !r.watch && empty) {
+    // my name here, for the 坐这里 buttons and the invite's 入座 (kept in this browser)
+    const name = h("input#seat-name", {
+      name: "name",
+      value: api.playerName(),
+      maxLength: 32,
+      autocomplete: "nickname",
+      "aria-label": t("nickname"),
+      on: { input: (e) => api.setPlayerName(e.target.value) },
+    });
+    out.push(
+      h(
+        `div.invite-box${r.invited ? ".invited" : ""}#invite-box`,
+        null,
+        r.invited ? h("h3", null, t("invitedTitle")) : null,
+        r.invited ? h("p.muted", null, t("invitedHint")) : null,
+        h(
+          "div.invite-row",
+          null,
+          h("label", null, h("span", null, t("nickname")), name),
+          h("button.button.primary#invite-sit", { type: "button", on: { click: () => r.sit(null) } }, t("sitDown")),
+        ),
+      ),
+    );
+  }
+  const tools = [];
+  if (isOwner(r.tableId, r.watch) && empty) {
+    tools.push(h("button.button.primary#fill-bots", { type: "button", on: { click: r.fillBots } }, t("fillBots")));
+  }
+  if (isOwner(r.tableId, r.watch)) {
+    tools.push(h("button.button.ghost#close-table", { type: "button", on: { click: () => closeTable(r) } }, t("closeTable")));
+  }
+  if (r.seated && !r.watch) {
+    tools.push(h("button.button.ghost#leave-seat", { type: "button", on: { click: () => leave(r) } }, t("leaveSeat")));
+  }
+  if (tools.length) out.push(h("div.room-tools", null, tools));
+  return out;
+}
+
+async function closeTable(r) {
+  if (!window.confirm(t("closeConfirm"))) return;
+  try {
+    await api.closeTable(r.tableId);
+    toast(t("tableClosed"));
+    r.done();
+  } catch (err) {
+    toast(both(err), "error");
+  }
+}
+
+async function leave(r) {
+  try {
+    await api.leaveSeat(r.tableId);
+    toast(t("seatLeft"));
+    r.done();
+  } catch (err) {
+    toast(both(err), "error");
+  }
+}
+
+/** The match-over sheet's 再来一局 (for a seated player), and a line when others already have. */
+export function rematchControls(tableId, meta, seated) {
+  const button = h(
+    "button.button.primary#rematch",
+    {
+      type: "button",
+      on: {
+        click: async (e) => {
+          e.target.disabled = true;
+          try {
+            const out = await api.rematch(tableId);
+            location.hash = `#/table/${out.table}`;
+          } catch (err) {
+            toast(both(err), "error");
+            e.target.disabled = false;
+          }
+        },
+      },
+    },
+    t("rematch"),
+  );
+  return [seated ? button : null, meta?.rematch && seated ? h("p.muted.rematch-hint", null, t("rematchJoin")) : null];
+}
+
+/** A rematch table's waiting line: who has not pressed 再来一局 yet (empty when nobody). */
+export function rematchWaiting(meta, nameOf) {
+  const waiting = (meta?.seats ?? []).filter((seat) => seat.waiting);
+  if (!waiting.length) return null;
+  return h("p.rematch-waiting", null, t("rematchWaiting", { names: waiting.map((seat) => nameOf(seat.seat)).join(t("listSep")) }));
+}
