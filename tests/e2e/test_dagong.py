@@ -34,6 +34,7 @@ from e2e.test_banzipao import (
     state,
     watch,
 )
+from e2e.test_layout import check_fits
 from e2e.test_play import Played, after_move, click_card, spectator_frames_checked, version
 from paiju import api, bots
 from paiju.registry import get_game
@@ -115,14 +116,26 @@ def choose_reading(page: Any, cards: tuple[str, ...], artifacts: Path) -> dict[s
     return {"offered": offered, "labels": labels, "chosen": offered[1]}
 
 
-def play_out(page: Any, hand: Hand, watcher: Any | None, artifacts: Path) -> None:
-    """My turns until the hand's score sheet, the spectator checked at each of them."""
+def play_out(
+    page: Any,
+    hand: Hand,
+    watcher: Any | None,
+    artifacts: Path,
+    problems: list[str] | None = None,
+) -> None:
+    """My turns until the hand's score sheet, the spectator checked at each of them; with
+    ``problems``, the first turn of each phase and the sheet are checked to fit a desktop and a
+    phone (test_layout's check_fits: every control on screen, uncovered, cards wide enough)."""
     assert hand.played is not None
     while True:
         page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
         if page.locator("#score-sheet").count():
+            if problems is not None:
+                check_fits(page, artifacts, "dagong-tongshan-score", problems)
             return
         phase = state(page)["view"]["phase"]
+        if problems is not None and phase not in hand.phases:
+            check_fits(page, artifacts, f"dagong-tongshan-{phase}", problems)
         hand.phases.append(phase)
         if phase == "declare":
             bid(page, hand, choice="budu")
@@ -200,7 +213,9 @@ def test_a_hand_with_a_chosen_reading_is_played_to_its_sheet_and_the_partner_sta
     watch(watcher, stack, table)
     hand = Hand(table, player, spectator, shots={"spectator"})
     chosen = choose_reading(page, cards, artifacts)
-    play_out(page, hand, watcher, artifacts)
+    fits: list[str] = []
+    play_out(page, hand, watcher, artifacts, fits)
+    assert not fits, "\n".join(fits)
     read_sheet(page, hand)
     shoot_both(page, artifacts, "dagong-score")
 

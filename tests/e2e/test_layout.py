@@ -52,6 +52,7 @@ MEASURE = """(selector) => {
       text: (el.textContent || '').trim().slice(0, 24),
       left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width,
       covered: !(hit && (el === hit || el.contains(hit) || hit.contains(el))),
+      hand: !!el.closest('#hand'),
     });
   }
   const cards = [...document.querySelectorAll('#hand .card[data-index]')].map((el) => el.getBoundingClientRect());
@@ -89,7 +90,9 @@ def check_fits(page: Any, artifacts: Path, name: str, problems: list[str]) -> No
                 or c["right"] > m["vw"] + 0.5
             ):
                 problems.append(f"{where}: {c['what']} {c['text']!r} is off screen {c}")
-            elif c["covered"] and not c["what"].startswith("card"):
+            # a card of the hand may lie under its neighbour (a fan, rows stacked on a phone):
+            # what it shows of itself is measured by the strips below instead
+            elif c["covered"] and not c["hand"] and not c["what"].startswith("card"):
                 problems.append(f"{where}: {c['what']} {c['text']!r} is covered")
         if size == "phone" and m["strips"]:
             narrow = min(m["strips"])
