@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack, sit_as
+from e2e.stack import Stack, open_lobby, sit_as
 
 
 def clocked_table(stack: Stack, clock: dict[str, int], hands: int) -> str:
@@ -67,3 +68,54 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['phone']}.png"))
     state = stack.api(f"/api/tables/{table}/state")
     assert state["view"]["hand_no"] == 2 and state["view"]["ready"] == []
+
+
+def test_the_lobby_clock_reaches_the_table_and_a_player_leaves_during_the_match(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    """出牌限时 不限时 in the lobby's form makes a table whose clock is 0 for every kind, shown on
+    the table's sub-line; 离座 during the match asks first, then the page watches the table and
+    the seat is shown as played by a bot, on the table and in the lobby's list."""
+    page, _ = browsers.page()
+    open_lobby(page, stack, "guanpai")
+    page.select_option("#create-game", "guanpai")
+    page.select_option("#create-variant", "mainstream")
+    page.select_option("#create-players", "3")
+    assert page.locator("#create-clock").input_value() == "standard"
+    assert page.locator("#create-clock option").all_inner_texts() == ["标准", "宽松", "不限时"]
+    page.select_option("#create-clock", "none")
+    page.select_option("#create-opponents", "bots")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
+    table = page.url.rsplit("/", 1)[1]
+    record = stack.api(f"/api/tables/{table}")
+    assert record["clock"] and set(record["clock"].values()) == {0}
+    line = page.locator("#clock-line")
+    line.wait_for(timeout=30_000)
+    assert line.inner_text() == "限时：不限时"
+
+    leave = page.locator("#leave-match")
+    leave.wait_for(timeout=30_000)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
+    leave.click()
+    page.wait_for_url(f"**/#/watch/{table}")
+    assert asked == ["离座后由托管代打到本场结束"]
+    badge = page.locator(".seat[data-seat='0'] .badge.left")
+    badge.wait_for(timeout=15_000)
+    assert badge.inner_text() == "机器人代打"
+    assert page.locator("#leave-match").count() == 0  # a spectator now
+    assert stack.api(f"/api/tables/{table}")["seats"][0]["left"] is True
+    page.screenshot(path=str(artifacts / f"room-left-{WIDTHS['desktop']}.png"))
+    page.set_viewport_size({"width": WIDTHS["phone"], "height": 844})
+    page.screenshot(path=str(artifacts / f"room-left-{WIDTHS['phone']}.png"))
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
+    page.goto(stack.url)
+    chip = page.locator(".seat-chips .badge.left").first
+    chip.wait_for(timeout=15_000)
+    assert chip.inner_text() == "机器人代打"

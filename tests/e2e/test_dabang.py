@@ -440,7 +440,15 @@ def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 60) -> str:
         if view["phase"] == "declare" and view["turn"] == 0:
             continue  # I would grab: left as it is
         sit_as(page, stack, table["id"], 0, joined["token"])
-        page.wait_for_function(f"{MY_TURN} && {STATE}.view.phase !== 'declare'")
+        # my word may come later in the declaring round (after a bot's): I pass it, as my turn
+        # clock would otherwise do for me
+        while True:
+            page.wait_for_function(MY_TURN, timeout=60_000)
+            if state(page)["view"]["phase"] != "declare":
+                break
+            before = version(page)
+            page.click("#speak button[data-bid='pass']")
+            page.wait_for_function(f"{STATE}.view.version > {before}")
         s = state(page)
         if s["view"]["phase"] == "exchange" and any(c in ("BJ", "RJ") for c in s["hand"]):
             return str(table["id"])

@@ -278,3 +278,64 @@ def test_a_forged_automatic_play_is_named(match: Table) -> None:
     assert report.error.code in ("not_your_turn", "not_auto")
     said = " ".join(zh for zh, _ in describe(report))
     assert f"第 {i + 2} 行" in said
+
+
+# --- leaving during the match ---------------------------------------------------------------------
+
+
+def test_a_seat_that_leaves_is_in_auto_for_good() -> None:
+    t = Table()
+    seat = t.until_turn()
+    other = (seat + 1) % 3
+    assert refused(t.state, SetAuto(seat=seat, on=False, reason="left")) == "bad_auto_reason"
+    assert t.do(SetAuto(seat=seat, on=True, reason="left")) == [
+        AutoSet(seat=seat, on=True, reason="left")
+    ]
+    assert t.state.auto == (seat,) and t.state.left == (seat,)
+    # it never switches off again, by any reason, nor leaves twice
+    for reason in ("self", "acted"):
+        assert refused(t.state, SetAuto(seat=seat, on=False, reason=reason)) == "seat_left"
+    assert refused(t.state, SetAuto(seat=seat, on=True, reason="left")) == "seat_left"
+    assert refused(t.state, SetAuto(seat=seat, on=True, reason="timeout")) == "seat_left"
+    # a seat already in 托管 still records that its player left
+    t.do(SetAuto(seat=other, on=True, reason="timeout"))
+    assert t.do(SetAuto(seat=other, on=True, reason="left")) == [
+        AutoSet(seat=other, on=True, reason="left")
+    ]
+    assert t.state.auto == tuple(sorted((seat, other))) and t.state.left == t.state.auto
+    # the server plays for it like any seat in 托管, to the match's end
+    t.do(AutoPlay(seat=seat, reason="auto"))
+    t.do(bots.choose(t.state, seat))
+    while t.state.phase != "over":
+        mover = GAME.to_move(t.state)
+        if mover is None:
+            command = table_command(t.state, SECRET)
+            assert command is not None
+            t.do(command)
+            continue
+        if mover in t.state.left:
+            t.do(AutoPlay(seat=mover, reason="auto"))
+        t.do(bots.choose(t.state, mover))
+    assert t.state.left == tuple(sorted((seat, other)))
+    assert refused(t.state, SetAuto(seat=(other + 1) % 3, on=True, reason="left")) == "wrong_phase"
+    lines = dump_lines(t.state.config, t.events, table_id="t-left")
+    report = audit(lines)
+    assert report.verdict == "sound", describe(report)
+    assert report.state is not None and report.state.left == t.state.left
+    # an audit refuses a forged return from a seat that left
+    i = next(i for i, e in enumerate(t.events) if e == AutoSet(seat, True, "left"))
+    forged = json.dumps(encode(AutoSet(seat=seat, on=False, reason="self")))
+    report = audit([*lines[: i + 2], forged, *lines[i + 2 :]])
+    assert report.verdict == "failed" and report.bad_index == i + 1
+    assert report.error is not None and report.error.code == "seat_left"
+
+
+def test_leaving_is_told_in_the_log() -> None:
+    assert event_line(AutoSet(2, True, "left"), GAME.words, None) == (
+        "3号位离座，由托管代打",
+        "Seat 3 left; auto-play takes over",
+    )
+    assert event_line(AutoSet(0, True, "left"), GAME.words, ["Ann"])[1] == (
+        "Seat 1 (Ann) left; auto-play takes over"
+    )
+    assert "left" not in api.view(Table().state, 0)  # the view is unchanged: the directory tells

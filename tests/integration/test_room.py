@@ -23,7 +23,15 @@ from integration.harness import (
     raw_log,
     wait_status,
 )
+from paiju.games.guanpai import GAME
+from paiju.log import audit, decode_event, describe, event_lines
+from paiju.protocol import Event
 from paiju_services import subjects
+
+
+def report_events(jsonl: str) -> list[Event]:
+    """The events of an exported log (its header line skipped)."""
+    return [decode_event(line) for line in jsonl.splitlines()[1:]]
 
 
 async def directory_entry(stack: Stack, table_id: str) -> tuple[int, bytes]:
@@ -141,13 +149,19 @@ async def test_a_player_leaves_his_seat_before_the_start_and_it_opens_again(
 ) -> None:
     table = await new_table(http, game="guanpai", variant="boke")
     ann = await join(http, table, "Ann", seat=0)
-    bob = await join(http, table, "Bob", seat=1)
+    await join(http, table, "Bob", seat=1)
     left = await http.post(f"/api/tables/{table}/leave", headers=bearer(ann))
     assert left.status_code == 200, left.text
     assert left.json() == {"table": table, "seat": 0}
     record = (await http.get(f"/api/tables/{table}")).json()
     assert record["status"] == "open"
-    assert record["seats"][0] == {"seat": 0, "kind": "empty", "name": None, "waiting": False}
+    assert record["seats"][0] == {
+        "seat": 0,
+        "kind": "empty",
+        "name": None,
+        "waiting": False,
+        "left": False,
+    }
     assert record["seats"][1]["name"] == "Bob"
     entry = await directory_entry(stack, table)
     # a retry answers the same, and changes nothing more
@@ -161,14 +175,88 @@ async def test_a_player_leaves_his_seat_before_the_start_and_it_opens_again(
     await stale.close()
     nobody = await http.post(f"/api/tables/{table}/leave", headers=bearer("y" * 32))
     assert nobody.status_code == 401 and nobody.json()["code"] == "unauthorized"
-    # the seat is taken again, the table fills and deals; leaving is then refused
+    # the seat is taken again and the table fills: it deals to Cid
     cid = await join(http, table, "Cid", seat=0)
     await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     await wait_status(http, table, "playing")
-    late = await http.post(f"/api/tables/{table}/leave", headers=bearer(cid))
-    assert late.status_code == 409 and late.json()["code"] == "match_started"
-    late = await http.post(f"/api/tables/{table}/leave", headers=bearer(bob))
-    assert late.status_code == 409 and late.json()["code"] == "match_started"
+    seated = await Socket.open(stack.ws, table, cid)
+    await seated.close()
+
+
+async def test_a_player_who_leaves_during_the_match_is_played_by_auto_play_to_its_end(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    """Ann leaves once dealt: the log says so (``auto_set`` on, ``left``), her token is refused
+    from then on, the clock plays her seat (after the short 托管 delay; Bob plays himself, well
+    within his clock), and the 继续 gate between the hands no longer waits for her: it has no deadline here, so a gate that
+    waited for her would hold the match forever."""
+    table = await new_table(
+        http,
+        game="guanpai",
+        variant="boke",
+        options={"hands": 2},
+        clock={"play": 20, "continue": 0},
+    )
+    ann = await join(http, table, "Ann", seat=0)
+    bob = await join(http, table, "Bob", seat=1)
+    ann_sock = await Socket.open(stack.ws, table, ann)
+    bob_sock = await Socket.open(stack.ws, table, bob)
+    await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    while True:  # dealt
+        frame = await ann_sock.expect("state")
+        if frame["view"]["phase"] not in ("commit", "seeding"):
+            break
+    left = await http.post(f"/api/tables/{table}/leave", headers=bearer(ann))
+    assert left.status_code == 200, left.text
+    assert left.json() == {"table": table, "seat": 0}
+    record = (await http.get(f"/api/tables/{table}")).json()
+    assert record["status"] == "playing"
+    assert record["seats"][0] | {"kind": "human", "name": "Ann", "left": True} == record["seats"][0]
+    assert not record["seats"][1]["left"]
+    # a retry answers the same seat and appends nothing more
+    again = await http.post(f"/api/tables/{table}/leave", headers=bearer(ann))
+    assert again.status_code == 200 and again.json()["seat"] == 0
+    # her token is gone: her open socket's commands and a new hello are refused
+    await ann_sock.send(
+        {"type": "command", "id": "after-leave", "command": {"type": "continue", "seat": 0}}
+    )
+    assert (await ann_sock.expect("error"))["code"] == "unauthorized"
+    await ann_sock.close()
+    stale = await Socket.open(stack.ws, table)
+    await stale.send({"type": "hello", "token": ann})
+    assert (await stale.expect("error"))["code"] == "unauthorized"
+    await stale.close()
+    # Bob plays (and presses 继续); the clock plays Ann's seat to the end of both hands
+    over = await asyncio.wait_for(play_seat(bob_sock, 1), 120)
+    assert over["type"] == "over"
+    await bob_sock.close()
+    done = await wait_status(http, table, "finished")
+    assert done["seats"][0]["left"] is True
+    raw = [
+        (h, {k: v for k, v in e.items() if k != "v"})
+        for h, e in await raw_log(stack.nats_url, table)
+    ]
+    leaves = [(h, e) for h, e in raw if e["type"] == "auto_set" and e["reason"] == "left"]
+    assert [e for _, e in leaves] == [{"type": "auto_set", "seat": 0, "on": True, "reason": "left"}]
+    assert leaves[0][0]["Paiju-Command"] == "left.0"
+    events = [e for _, e in raw[1:]]
+    first_leave = events.index(leaves[0][1])
+    # from then on seat 0 is only ever played for, never by itself, and never leaves 托管
+    after = events[first_leave + 1 :]
+    mine = [
+        i for i, e in enumerate(after) if e.get("seat") == 0 and e["type"] in ("played", "passed")
+    ]
+    assert mine, "seat 0 never played after leaving"
+    for i in mine:
+        assert after[i - 1] == {"type": "auto_played", "seat": 0, "reason": "auto"}
+    assert not [e for e in after if e["type"] == "auto_set" and e["seat"] == 0]
+    assert [e["seat"] for e in events if e["type"] == "continued"] == [1]
+    assert sum(1 for e in events if e["type"] == "dealt") == 2
+    lines = (await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})).text
+    report = audit(lines.splitlines())
+    assert report.verdict == "sound", describe(report)
+    told = event_lines(report_events(lines), GAME.words)
+    assert ("1号位离座，由托管代打", "Seat 1 left; auto-play takes over") in told
 
 
 async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pressed(

@@ -74,9 +74,10 @@ async function idempotent(path, body) {
   }
 }
 
-/** Create a table. A retry with the same `requestId` names the same table, never a second one. */
-export const createTable = (game, variant, players, options = {}, requestId = newRequestId()) =>
-  idempotent("/api/tables", { game, variant, players, options, request_id: requestId });
+/** Create a table. A retry with the same `requestId` names the same table, never a second one.
+ * `clock`: seconds per kind of decision (null: the game's defaults). */
+export const createTable = (game, variant, players, options = {}, clock = null, requestId = newRequestId()) =>
+  idempotent("/api/tables", { game, variant, players, options, ...(clock ? { clock } : {}), request_id: requestId });
 /** Take a seat. `seed` is this player's own contribution to the deal (the provably fair
  * shuffle mixes every seat's seed with the server's committed one). A retry with the same
  * `requestId` (and the same name, seat and seed) answers the same seat and token. */

@@ -170,6 +170,7 @@ function seatBox(ctx, seat, position, extras) {
   if (view.phase === "play" && count === 1) badges.push(h("span.badge.alert", null, t("announceOne")));
   else if (view.phase === "play" && count === 2) badges.push(h("span.badge.warn", null, t("announceTwo")));
   if (outPlace >= 0) badges.push(h("span.badge.good", null, t("outPlace", { n: outPlace + 1 })));
+  if (ctx.left?.[seat]) badges.push(h("span.badge.left", { title: t("seatLeftTitle") }, t("seatLeftBadge")));
   const trick = view.actions?.[seat];
   const current = trick !== null && trick !== undefined;
   const action = current ? trick : ctx.memory?.last?.[seat];

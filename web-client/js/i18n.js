@@ -328,6 +328,15 @@ const STRINGS = {
   continueWaiting: ["等待 {names} 继续", "Waiting for {names} to continue"],
   continueDone: ["已继续，等待其他玩家", "Continued: waiting for the others"],
   nextHandIn: ["{s} 后开始下一局", "Next hand in {s}"],
+  // leaving during the match, and the table's turn clock (room.js, board.js, lobby.js)
+  leaveMatchConfirm: ["离座后由托管代打到本场结束", "After you leave, auto-play plays your seat to the end of the match"],
+  seatLeftBadge: ["机器人代打", "Bot (left)"],
+  seatLeftTitle: ["玩家已离座，由托管代打到本场结束", "The player left: auto-play plays this seat to the end of the match"],
+  clockChoice: ["出牌限时", "Turn clock"],
+  clock_standard: ["标准", "Standard"],
+  clock_relaxed: ["宽松", "Relaxed"],
+  clock_none: ["不限时", "Untimed"],
+  clockLine: ["限时：{clock}", "Clock: {clock}"],
 };
 
 let lang = localStorage.getItem("paiju.lang") === "en" ? "en" : "zh";

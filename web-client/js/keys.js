@@ -265,10 +265,14 @@ export function installKeys({ page, mySlot, ctx, state }) {
         else return;
         told.add(seat);
       });
-      // a pass that ended the round: the table is cleared by the same event, so no [] shows it
+      // the seat that was to move passed when its turn went on and it kept its cards: a pass that
+      // ended the round (the table is cleared by the same event, so no [] shows it), or a second
+      // pass in the round (its [] on the table did not change)
       const mover = seatToMove(before);
       const kept = mover !== null && (before.counts?.[mover] ?? 0) === (view.counts?.[mover] ?? 0);
-      if (mover !== s.seat && kept && !told.has(mover) && before.phase === view.phase && before.lead && !view.lead) {
+      const passed = (before.lead && !view.lead) || (Array.isArray(view.actions?.[mover]) && view.actions[mover].length === 0);
+      const moved = seatToMove(view) !== mover;
+      if (mover !== s.seat && kept && moved && !told.has(mover) && before.phase === view.phase && passed) {
         say(t("a11yPassed", { name: seatName(c, mover) }));
       }
     }

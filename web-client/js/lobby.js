@@ -277,6 +277,12 @@ export function mountLobby(root) {
       h("option", { value: "bots", selected: true }, t("opponentsBots")),
       h("option", { value: "wait" }, t("opponentsWait")),
     );
+    // 出牌限时: the game's clock (标准), twice as long (宽松), or none (不限时: friends' tables)
+    const clockSelect = h(
+      "select#create-clock",
+      { name: "clock" },
+      CLOCK_CHOICES.map((choice) => h("option", { value: choice, selected: choice === "standard" }, t(`clock_${choice}`))),
+    );
     const submit = h("button.button.primary#create-submit", { type: "submit" }, t("createAndSit"));
     const form = h(
       "form.create-form",
@@ -289,7 +295,8 @@ export function mountLobby(root) {
             try {
               api.setPlayerName(name.value);
               const players = Number(playersSelect.value);
-              const created = await api.createTable(game.id, variantSelect.value, players, changedOptions(controls));
+              const clock = clockOf(game, clockSelect.value);
+              const created = await api.createTable(game.id, variantSelect.value, players, changedOptions(controls), clock);
               api.saveOwnerToken(created.id, created.owner_token);
               if (opponents.value === "bots") {
                 // the bots sit first and you last: your seat completes the table, which deals
@@ -312,6 +319,7 @@ export function mountLobby(root) {
       variantSummary,
       h("label", null, h("span", null, t("players")), playersSelect),
       houseRules,
+      h("label", null, h("span", null, t("clockChoice")), clockSelect),
       h("label", null, h("span", null, t("opponents")), opponents),
       h("label", null, h("span", null, t("yourName")), name),
       submit,
@@ -328,6 +336,7 @@ export function mountLobby(root) {
           `li.${s.kind}`,
           null,
           s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? t("botName", { n: (s.seat ?? i) + 1 }) : (s.name ?? "?"),
+          s.left ? h("span.badge.left", null, t("seatLeftBadge")) : null,
         ),
       ),
     );
@@ -536,6 +545,37 @@ export function mountLobby(root) {
     },
     rerender: render,
   };
+}
+
+const CLOCK_CHOICES = ["standard", "relaxed", "none"];
+
+/** The clock a new table asks for: none for 标准 (the game's defaults), each kind doubled for
+ * 宽松, 0 for every kind for 不限时. */
+function clockOf(game, choice) {
+  const defaults = game?.clock ?? {};
+  if (choice === "relaxed") return Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, v * 2]));
+  if (choice === "none") return Object.fromEntries(Object.keys(defaults).map((k) => [k, 0]));
+  return null;
+}
+
+/** A table's turn clock when it is not its game's default ("限时：宽松" ...), or "". */
+export function clockText(game, clock) {
+  const defaults = game?.clock;
+  if (!defaults || !clock) return "";
+  const kinds = Object.keys(defaults);
+  const same = (choice) => {
+    const asked = clockOf(game, choice) ?? defaults;
+    return kinds.every((k) => (clock[k] ?? defaults[k]) === asked[k]);
+  };
+  if (same("standard")) return "";
+  const named = CLOCK_CHOICES.find(same);
+  if (named) return t("clockLine", { clock: t(`clock_${named}`) });
+  const kindName = (k) => {
+    const pair = game.words?.value_names?.clock?.[k];
+    return pair ? pair[getLang() === "zh" ? 0 : 1] : k;
+  };
+  const words = kinds.map((k) => `${kindName(k)} ${clock[k] ?? defaults[k]}s`);
+  return t("clockLine", { clock: words.join(getLang() === "zh" ? "，" : ", ") });
 }
 
 /** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */

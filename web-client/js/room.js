@@ -2,7 +2,8 @@
 // `#/table/<id>?join=1`, that seats a friend under his own name; the watch link is separate), the
 // owner's controls before the start (fill the empty seats with bots, close the table: only the
 // browser that holds the table's owner token sees them, and never on the watch page), leaving a
-// seat before the start, and 再来一局 at the end of a match (the same seats at a new linked table,
+// seat (before the start it opens again; during the match 托管 plays it to the end, after a
+// confirm, and the page becomes the watch page), and 再来一局 at the end of a match (the same seats at a new linked table,
 // with the same seat tokens).
 
 import * as api from "./api.js";
@@ -101,6 +102,31 @@ async function leave(r) {
   } catch (err) {
     toast(both(err), "error");
   }
+}
+
+/** 离座 during the match, for a seated player: after a confirm, 托管 plays the seat to the end
+ * of the match and this page becomes the table's watch page. */
+export function leaveMatchButton(tableId) {
+  return h(
+    "button.linkish#leave-match",
+    {
+      type: "button",
+      title: t("leaveMatchConfirm"),
+      on: {
+        click: async () => {
+          if (!window.confirm(t("leaveMatchConfirm"))) return;
+          try {
+            await api.leaveSeat(tableId);
+            toast(t("seatLeft"));
+            location.hash = `#/watch/${tableId}`;
+          } catch (err) {
+            toast(both(err), "error");
+          }
+        },
+      },
+    },
+    t("leaveSeat"),
+  );
 }
 
 /** The match-over sheet's 再来一局 (for a seated player), and a line when others already have. */

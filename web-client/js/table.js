@@ -21,8 +21,8 @@ import { $$, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
-import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
-import { rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
+import { catalog, clockText, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
+import { leaveMatchButton, rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable, scoreTableHost } from "./scores.js";
 import { toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
@@ -728,6 +728,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       bottom: s.seat ?? 0,
       names: names(),
       kinds: kindsOf(),
+      left: (s.meta?.seats ?? []).map((seat) => !!seat.left),
       openHands: s.view?.hands ? s.openHands : null,
       memory: s.memory,
       turnSince: s.turnSince,
@@ -747,10 +748,12 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     bits.push(`${t("table")} ${tableId.slice(0, 8)}`);
     if (s.seat === null) bits.push(t("spectating"));
     const rules = houseRulesText(variant, s.config?.options);
+    const clockLine = clockText(s.game, s.meta?.clock);
     clear(
       sub,
       bits.join(" · "),
       rules ? [" · ", h("span.house-rules-line#house-rules-line", null, rules)] : null,
+      clockLine ? [" · ", h("span.clock-line#clock-line", null, clockLine)] : null,
       " ",
       h("a.linkish#table-rules", { href: `#/rules/${s.config?.game ?? ""}?table=${tableId}` }, t("rules")),
       " ",
@@ -758,6 +761,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.view?.last_hand || (s.view?.counts?.length ?? 0) > 0 // dealt: the match is on
         ? [" ", h("button.linkish#open-scores", { type: "button", on: { click: () => openScoreTable(tableId, ctx()) } }, t("scoresButton"))]
         : null,
+      s.seat !== null && !watch && s.meta?.status === "playing" ? [" ", leaveMatchButton(tableId)] : null,
     );
     page.dataset.seat = s.seat ?? "";
     backLink.textContent = `← ${t("backToLobby")}`;

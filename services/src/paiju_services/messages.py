@@ -40,6 +40,9 @@ class Seat(msgspec.Struct, kw_only=True):
     request_digest: str | None = None
     # seated at a rematch table, not yet pressed 再来一局: the deal waits for every such seat
     waiting: bool = False
+    # its player left during the match: 托管 plays it to the end (its token is gone; the seat
+    # still counts as a human's for the clock, as a bot's for the 继续 gate)
+    left: bool = False
 
 
 class TableMeta(msgspec.Struct, kw_only=True):
@@ -54,8 +57,8 @@ class TableMeta(msgspec.Struct, kw_only=True):
     owner_sha256: str | None = None  # sha256 of the owner token (None: a table made before them)
     rematch: str | None = None  # the table its players went on to with 再来一局
     rematch_of: str | None = None  # the finished table this one is the rematch of
-    # "<seat>:<sha256 of its token>" of the last 64 seats left before the start: a retried leave
-    # is answered again with its seat
+    # "<seat>:<sha256 of its token>" of the last 64 seats left (before the start or during the
+    # match): a retried leave is answered again with its seat
     left: list[str] = msgspec.field(default_factory=list)
     # the turn clock: seconds per kind of decision (play, bid, bury, continue; 0: no limit);
     # None: the game's defaults (a table made before clocks)

@@ -40,6 +40,10 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
     "not_auto": ("没有在托管", "Auto-play is not on"),
     "bad_auto_reason": ("无效的托管原因：{reason}", "Not a reason for auto-play: {reason}"),
     "already_continued": ("你已经按过继续了", "You have already pressed Continue"),
+    "seat_left": (
+        "这个座位的玩家已离座，由托管代打",
+        "This seat's player left; auto-play plays it",
+    ),
     # the deal
     "bad_commitment": ("承诺值必须是64位十六进制", "A commitment must be 64 hex digits"),
     "seed_mismatch": ("种子与承诺值不符", "The seed does not match the commitment"),

@@ -857,13 +857,19 @@ class _Blank(dict[str, Any]):
 
 
 AUTO_MARK: Text = ("（托管）", " (auto)")  # after the seat's name, on a play the server made
+# lines of the table's life that every game tells alike and no game's words name (yet): used when
+# the game's words have no line for the key
+CORE_LINES: dict[str, Text] = {
+    "auto_set.on.left": ("{name}离座，由托管代打", "{name} left; auto-play takes over"),
+}
 
 
 def event_line(event: Event, words: Words, names: Names | None, auto: bool = False) -> Text:
     """An event told as the game's words tell it (``Words.events``, by the event's ``line_key``,
     else its type), or by its type. ``auto``: the server decided it for the seat (it follows an
     ``auto_played``): the seat is named with 托管, "3号位（托管）出 ♠5"."""
-    template = words.events.get(event.line_key()) or words.events.get(event.TYPE)
+    key = event.line_key()
+    template = words.events.get(key) or CORE_LINES.get(key) or words.events.get(event.TYPE)
     seat = getattr(event, "seat", getattr(event, "leader", None))
     who = seat_name(seat, names) if isinstance(seat, int) else ("", "")
     if auto and isinstance(seat, int):

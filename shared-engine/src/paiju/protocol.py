@@ -163,16 +163,18 @@ class CallCard(Command):
 # --- a seat's presence: 托管 (the server plays for it), an automatic play, 继续 between hands ------
 
 # why a seat's 托管 was switched: the player did (``self``), his deadline passed (``timeout``), he
-# acted while in 托管 (``acted``); why the server played for a seat: its deadline passed
-# (``timeout``), it is in 托管 (``auto``)
-AUTO_REASONS = ("self", "timeout", "acted")
+# acted while in 托管 (``acted``), he left his seat during the match (``left``: on only, and for
+# good: the seat is played by the server to the match's end); why the server played for a seat:
+# its deadline passed (``timeout``), it is in 托管 (``auto``)
+AUTO_REASONS = ("self", "timeout", "acted", "left")
 AUTO_PLAY_REASONS = ("timeout", "auto")
 
 
 @dataclass(frozen=True, slots=True)
 class SetAuto(Command):
     """Switch a seat's 托管 on or off. A seat sends it with ``reason`` ``self``; the table service
-    sends ``timeout`` (on) when a deadline passes and ``acted`` (off) when a seat in 托管 acts."""
+    sends ``timeout`` (on) when a deadline passes, ``acted`` (off) when a seat in 托管 acts and
+    ``left`` (on, for good) when its player leaves during the match."""
 
     TYPE: ClassVar[str] = "set_auto"
     seat: int

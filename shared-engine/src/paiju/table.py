@@ -146,6 +146,9 @@ class TableState:
     to_speak: tuple[int, ...] = ()  # who speaks next in the speaking round, in order
     auto: tuple[int, ...] = ()  # seats in 托管: the server plays for them (sorted)
     ready: tuple[int, ...] = ()  # seats that pressed 继续 since the last hand ended (sorted)
+    # seats whose players left during the match: in 托管 for good (sorted; not in the view, the
+    # table's directory shows who left; kept here so that ``SetAuto`` off is refused for them)
+    left: tuple[int, ...] = ()
 
 
 S = TypeVar("S", bound=TableState)
@@ -519,12 +522,17 @@ class TableGame(Generic[S]):
     # --- 托管, automatic plays and 继续: the same for every game ---------------------------------
 
     def _decide_set_auto(self, state: S, command: SetAuto) -> list[Event]:
+        """托管 on or off, for a reason of ``AUTO_REASONS``. ``left`` (the player left during the
+        match) is on only, once per seat, and recorded even for a seat already in 托管; a seat
+        that left never switches 托管 off again (``seat_left``)."""
         if state.phase == "over":
             raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
-        allowed = {"self": (True, False), "timeout": (True,), "acted": (False,)}
+        allowed = {"self": (True, False), "timeout": (True,), "acted": (False,), "left": (True,)}
         if command.reason not in AUTO_REASONS or command.on not in allowed[command.reason]:
             raise RuleError("bad_auto_reason", reason=str(command.reason)[:20])
-        if (command.seat in state.auto) == command.on:
+        if command.seat in state.left:
+            raise RuleError("seat_left")
+        if command.reason != "left" and (command.seat in state.auto) == command.on:
             raise RuleError("already_auto" if command.on else "not_auto")
         return [AutoSet(seat=command.seat, on=command.on, reason=command.reason)]
 
@@ -548,7 +556,10 @@ class TableGame(Generic[S]):
 
     def _on_auto_set(self, state: S, event: AutoSet) -> Changes:
         others = tuple(s for s in state.auto if s != event.seat)
-        return {"auto": tuple(sorted((*others, event.seat))) if event.on else others}
+        changes: Changes = {"auto": tuple(sorted((*others, event.seat))) if event.on else others}
+        if event.reason == "left":
+            changes["left"] = tuple(sorted((*state.left, event.seat)))
+        return changes
 
     def _on_auto_played(self, state: S, event: AutoPlayed) -> Changes:
         return {}

@@ -59,6 +59,7 @@ from paiju_services.messages import (
 )
 from paiju_services.store import EventStore, StoreError
 from paiju_services.tablelog import LRU, CorruptLog, TableLog, load
+from paiju_services.tables.clock import table_clock
 
 logger = logging.getLogger("paiju.gateway")
 
@@ -364,7 +365,7 @@ def table_out(meta: TableMeta) -> TableOut:
         options=config["options"],
         status=meta.status,
         seats=[
-            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting)
+            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting, left=s.left)
             for i, s in enumerate(meta.seats)
         ],
         created_at=meta.created_at,
@@ -373,4 +374,5 @@ def table_out(meta: TableMeta) -> TableOut:
         ws=f"/ws/tables/{meta.id}",
         rematch=meta.rematch,
         rematch_of=meta.rematch_of,
+        clock=table_clock(meta),
     )

@@ -205,7 +205,8 @@ class TablesController(Controller):
     @post(
         "/{table_id:str}/leave",
         status_code=200,
-        summary="Give up a seat before the match starts (Authorization: Bearer <seat token>)",
+        summary="Give up a seat: open again before the start, played by 托管 after it "
+        "(Authorization: Bearer <seat token>)",
     )
     async def leave(
         self, backend: Backend, table_id: TableId, authorization: Authorization = None

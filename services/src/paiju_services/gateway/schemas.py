@@ -38,6 +38,7 @@ class SeatOut(msgspec.Struct, kw_only=True):
     kind: SeatKind
     name: str | None
     waiting: bool = False  # a rematch seat whose player has not pressed 再来一局 yet
+    left: bool = False  # its player left during the match: 托管 plays it to the end
 
 
 class TableOut(msgspec.Struct, kw_only=True):
@@ -54,6 +55,8 @@ class TableOut(msgspec.Struct, kw_only=True):
     ws: str  # the table's WebSocket path
     rematch: str | None = None  # the table its players went on to (再来一局)
     rematch_of: str | None = None  # the finished table this one is the rematch of
+    # the turn clock: seconds per kind of decision (0: no limit), the game's defaults included
+    clock: dict[str, int] | None = None
 
 
 class CreatedOut(TableOut, kw_only=True):

@@ -10,7 +10,10 @@ give it, with the table's clock (``TableMeta.clock``: seconds per kind, 0 for no
   the ``continue`` seconds, unless every human seat has pressed 继续 (the deal follows at once).
 
 Bots are never timed (the bots service plays them), nor are seats of a table without a limit for
-that kind. Every copy of the table service computes the pending deadline of each live table it
+that kind. A seat whose player left during the match is in 托管 for good: played after
+``AUTO_DELAY``, and never waited for at the 继续 gate.
+
+Every copy of the table service computes the pending deadline of each live table it
 knows: at start and every ``sweep_interval`` (listing the ``paiju_tables`` bucket), and after every
 command or step it handles. When a deadline passes, the copy plays for the seat with the bot's
 choice, appending ``[auto_set (timeout) if not in 托管 yet] + auto_played + the move's events`` as
@@ -96,21 +99,33 @@ def table_clock_of(game: str, asked: Any) -> dict[str, int]:
 
 
 def humans(meta: TableMeta) -> frozenset[int]:
+    """The human seats: each is timed (a seat whose player left too: it is in 托管)."""
     return frozenset(i for i, s in enumerate(meta.seats) if s.kind == "human")
 
 
+def present(meta: TableMeta) -> frozenset[int]:
+    """The human seats whose players are still at the table: the 继续 gate waits for them (a
+    seat whose player left counts as a bot's)."""
+    return frozenset(i for i, s in enumerate(meta.seats) if s.kind == "human" and not s.left)
+
+
 def pending(
-    state: TableState, clock: Mapping[str, int], people: frozenset[int], since: float
+    state: TableState,
+    clock: Mapping[str, int],
+    people: frozenset[int],
+    since: float,
+    gate: frozenset[int] | None = None,
 ) -> Pending | None:
     """The deadline the table waits for after its log's last event, whose wait began at
     ``since`` (the stream time of the last event that is not ``QUIET``); None: nobody is timed.
-    ``people``: the human seats (bots are not timed, and do not hold up the next hand)."""
+    ``people``: the human seats (bots are not timed); ``gate``: those the next hand waits for
+    (``present``: not a bot's, nor one whose player left; default ``people``)."""
     kind = api.clock_kind(state)
     if kind is None:
         return None
     if kind == "continue":
         seconds = clock.get("continue", 0)
-        if seconds <= 0 or people <= set(state.ready):
+        if seconds <= 0 or (people if gate is None else gate) <= set(state.ready):
             return None
         return Pending(None, kind, state.version, since + seconds)
     seat = api.to_move(state)
@@ -243,9 +258,10 @@ class Clock:
     # --- the gate between hands --------------------------------------------------------------
 
     def holds(self, table_id: str, state: TableState) -> bool:
-        """Whether the next hand's deal waits: a hand of the match has ended, a human seat has
-        not pressed 继续, and the ``continue`` deadline has not passed (a match's end is not
-        held). The seats are the service's cached directory entry (``_steps`` loads it)."""
+        """Whether the next hand's deal waits: a hand of the match has ended, a human seat whose
+        player is still there has not pressed 继续, and the ``continue`` deadline has not passed
+        (a match's end is not held). The seats are the service's cached directory entry
+        (``_steps`` loads it)."""
         if state.phase != "commit" or state.last_hand is None:
             return False
         if self.released.get(table_id) == state.hand_no:
@@ -253,7 +269,7 @@ class Clock:
         entry = self.service.metas.get(table_id)
         if entry is None:
             return False
-        return not humans(entry.meta) <= set(state.ready)
+        return not present(entry.meta) <= set(state.ready)
 
     # --- computing deadlines -------------------------------------------------------------------
 
@@ -304,7 +320,8 @@ class Clock:
                 del self.released[table_id]  # the hand it released is dealt
             if not table.settled:
                 return None
-            return pending(table.state, table_clock(entry.meta), humans(entry.meta), start[1])
+            meta = entry.meta
+            return pending(table.state, table_clock(meta), humans(meta), start[1], present(meta))
 
     async def watch(self, table_id: str) -> None:
         """Set the table's timer to its pending deadline (or none)."""

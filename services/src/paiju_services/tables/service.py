@@ -44,7 +44,7 @@ from nats.js.kv import KeyValue
 
 from paiju import api, bots
 from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, decode, encode
+from paiju.protocol import Command, Event, HandEnded, SetAuto, decode, encode
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import metrics, subjects
@@ -494,8 +494,12 @@ class TableService:
         raise ServiceError("conflict")
 
     async def leave(self, table_id: str, req: LeaveSeat) -> SeatLeft:
-        """A seat given up before the match starts: it is empty again. A retry of a leave that
-        happened answers the same seat. Once the match has started: ``match_started``."""
+        """A seat given up. Before the match starts it is empty again (the directory only).
+        During the match 托管 plays it to the end: the log gets ``set_auto`` on (``left``), then
+        the directory marks the seat ``left`` and forgets its token. A retry of a leave that
+        happened answers the same seat, as does a retry after a lost answer (the log's event is
+        found by its command id, ``left.<seat>``). After the match the seat is marked left with no
+        event (the log is closed): 再来一局 opens it again."""
         digest = token_hash(req.token)
         for _ in range(self.settings.max_retries):
             entry = await self._meta(table_id, fresh=True)
@@ -509,14 +513,35 @@ class TableService:
                 raise ServiceError("unauthorized")
             if meta.status == "closed":
                 raise ServiceError("table_closed")
-            if meta.status != "open":
-                raise ServiceError("match_started", action="a seat can no longer be left")
-            meta.seats[seat] = Seat()
+            started = meta.status != "open"
+            if started:
+                await self._leave_match(table_id, seat)
+                meta.seats[seat].left = True
+                meta.seats[seat].token_sha256 = None
+                meta.seats[seat].waiting = False
+            else:
+                meta.seats[seat] = Seat()
             meta.left = [*meta.left, f"{seat}:{digest}"][-64:]
             if await self._update(entry):
-                log(logger, "seat left", table=table_id, seat=seat)
+                log(logger, "seat left", table=table_id, seat=seat, started=started)
+                if meta.status == "playing":
+                    async with self._lock(table_id):
+                        await self._steps(table_id)  # the 继续 gate no longer waits for it
                 return SeatLeft(seat=seat)
         raise ServiceError("conflict")
+
+    async def _leave_match(self, table_id: str, seat: int) -> None:
+        """The log's side of leaving during the match: ``set_auto`` on (``left``), once (command
+        id ``left.<seat>``; a seat whose leave is in the log already appends nothing). A match
+        already over appends nothing either: the seat's token is forgotten all the same."""
+
+        def plan(t: TableLog) -> tuple[str, Command] | None:
+            if t.over or seat in t.state.left:
+                return None
+            return f"left.{seat}", SetAuto(seat=seat, on=True, reason="left")
+
+        async with self._lock(table_id):
+            await self._execute(table_id, plan)
 
     async def rematch(self, table_id: str, req: StartRematch) -> RematchStarted:
         """再来一局: a new table linked to this finished one, with the same game, variant, players
@@ -545,8 +570,8 @@ class TableService:
             created_at=now,
             seats=[
                 Seat(kind="human", name=s.name, token_sha256=s.token_sha256, joined_at=now)
-                if s.kind == "human"
-                else Seat()
+                if s.kind == "human" and not s.left
+                else Seat()  # a bot's seat (its bot sits again below), or one whose player left
                 for s in old.meta.seats
             ],
             owner_sha256=old.meta.owner_sha256,
