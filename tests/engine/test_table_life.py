@@ -17,15 +17,18 @@ from paiju.games.banzipao import GAME as BANZIPAO
 from paiju.games.guanpai import GAME
 from paiju.log import audit, describe, dump_lines, event_line, event_lines
 from paiju.protocol import (
+    Abandon,
     AutoPlay,
     AutoPlayed,
     AutoSet,
     Continue,
     Continued,
     Event,
+    MatchEnded,
     Pass,
     Play,
     SetAuto,
+    TableAbandoned,
     decode,
     encode,
 )
@@ -339,3 +342,47 @@ def test_leaving_is_told_in_the_log() -> None:
         "Seat 1 (Ann) left; auto-play takes over"
     )
     assert "left" not in api.view(Table().state, 0)  # the view is unchanged: the directory tells
+
+
+# --- an abandoned table: nobody connected, the match ends with the scores as they stand --------
+
+
+def test_an_abandoned_table_ends_with_the_scores_as_they_stand() -> None:
+    t = Table(hands=3)
+    t.until_hand_ends()
+    _reveal(t)
+    scored = t.state.totals
+    assert any(scored)  # the first hand is scored
+    seat = t.until_turn()
+    t.do(bots.choose(t.state, seat))  # the second hand is under way: it will not be scored
+    assert t.do(Abandon()) == [TableAbandoned(totals=scored), MatchEnded(totals=scored)]
+    assert t.state.phase == "over" and t.state.totals == scored
+    assert GAME.to_move(t.state) is None
+    assert refused(t.state, Abandon()) == "wrong_phase"  # once: the match is over
+
+
+def test_abandon_is_refused_once_the_match_is_over(match: Table) -> None:
+    assert refused(match.state, Abandon()) == "wrong_phase"
+
+
+def test_an_abandoned_table_is_audited_and_told() -> None:
+    t = Table(hands=2)
+    t.until_turn()
+    t.do(Abandon())
+    lines = dump_lines(t.state.config, t.events, table_id="t-abandoned")
+    report = audit(lines)
+    assert report.verdict == "sound", describe(report)
+    told = describe(report)
+    said = (
+        "牌桌无人在线，已结束（按当前比分）",
+        "Nobody was connected: the table ended (scores as they stand)",
+    )
+    assert said in told
+    assert any("the hand is not scored" in en for _, en in told)
+    assert event_line(TableAbandoned(totals=(0, 0, 0)), GAME.words, None) == said
+    assert decode(encode(Abandon())) == Abandon()
+    # a forged abandonment with other totals is named
+    i = next(i for i, e in enumerate(t.events) if isinstance(e, TableAbandoned))
+    forged = json.dumps(encode(TableAbandoned(totals=(5, -5, 0))))
+    report = audit([*lines[: i + 1], forged, *lines[i + 2 :]])
+    assert report.verdict == "failed" and report.bad_index == i

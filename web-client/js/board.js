@@ -160,6 +160,14 @@ function markData(ctx, seat) {
   return out;
 }
 
+/** Whether a person's seat has no socket on any gateway (断线): ``ctx.connected`` is the state
+ * frame's ``connected`` (null or absent: not known, no badge); bots and seats whose player left
+ * are never shown so, nor is anyone once the match is over. */
+function isOffline(ctx, seat, kind) {
+  if (!Array.isArray(ctx.connected) || kind !== "human" || ctx.view?.phase === "over") return false;
+  return !ctx.connected.includes(seat);
+}
+
 function seatBox(ctx, seat, position, extras) {
   const view = ctx.view;
   const count = view.counts?.[seat];
@@ -171,6 +179,7 @@ function seatBox(ctx, seat, position, extras) {
   else if (view.phase === "play" && count === 2) badges.push(h("span.badge.warn", null, t("announceTwo")));
   if (outPlace >= 0) badges.push(h("span.badge.good", null, t("outPlace", { n: outPlace + 1 })));
   if (ctx.left?.[seat]) badges.push(h("span.badge.left", { title: t("seatLeftTitle") }, t("seatLeftBadge")));
+  else if (isOffline(ctx, seat, kind)) badges.push(h("span.badge.offline", { title: t("offlineTitle") }, t("offlineBadge")));
   const trick = view.actions?.[seat];
   const current = trick !== null && trick !== undefined;
   const action = current ? trick : ctx.memory?.last?.[seat];

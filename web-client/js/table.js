@@ -116,6 +116,7 @@ function cardPicker(moves, ctx) {
 export function mountTable(root, tableId, { watch = false, query = null } = {}) {
   const s = {
     meta: null,
+    online: null, // seats whose players are connected (the frames' `connected`)
     game: null,
     config: null,
     token: watch ? null : api.seatToken(tableId),
@@ -378,6 +379,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     s.settled = frame.settled !== false;
     s.deadline = frame.deadline ?? null; // the pending deadline (epoch ms) and its seat (null: the next deal)
     s.deadlineSeat = frame.deadline_seat ?? null;
+    s.online = frame.connected ?? null; // the seats whose players have a socket (not this page's own s.connected)
     s.seat = view.seat;
     s.memory.update(view);
     if (!previous || previous.turn !== view.turn || previous.phase !== view.phase || previous.hand_no !== view.hand_no) {
@@ -729,6 +731,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       names: names(),
       kinds: kindsOf(),
       left: (s.meta?.seats ?? []).map((seat) => !!seat.left),
+      connected: s.online,
       openHands: s.view?.hands ? s.openHands : null,
       memory: s.memory,
       turnSince: s.turnSince,

@@ -7,7 +7,8 @@ guarantees:
 - only the table service appends to the event stream (``paiju.events.>``) and reads or writes the
   table secrets (bucket ``paiju_secrets``); it alone creates the stream and the buckets;
 - the gateway, which faces the internet, may send requests to the table service, read the event
-  stream and the table directory (``paiju_tables``), and nothing else: no append, no secret, no
+  stream and the table directory (``paiju_tables``), publish and read presence
+  (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
   bot token, no change to any bucket, no stream created, deleted or purged;
 - the bots service reads the stream through its own durable consumer, reads the directory and its
   bots' seat tokens, sends commands and joins, and nothing else.
@@ -67,7 +68,7 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "paiju.bots.fill",
             "_INBOX.>",
         ],
-        ["paiju.tables.>", "paiju.health.tables", "_INBOX.>"],
+        ["paiju.tables.>", "paiju.health.tables", subjects.PRESENCE_ALL, "_INBOX.>"],
     ),
     "bots": (
         [
@@ -92,9 +93,10 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             *_reads(DIRECTORY),
             *_consumers(STREAM),  # a feed per watched table
             *_consumers(DIRECTORY),  # the lobby's listing
+            subjects.PRESENCE_ALL,  # the seats its sockets hold (presence)
             "_INBOX.>",
         ],
-        ["_INBOX.>"],
+        [subjects.PRESENCE_ALL, "_INBOX.>"],  # and the other copies' presence
     ),
     # people and tools outside the services (an operator's shell, the tests' checks, the load
     # tool's raw JetStream reference): everything

@@ -28,6 +28,9 @@ class Settings(msgspec.Struct, kw_only=True):
     max_retries: int = 20  # lost races retried per command before answering "conflict"
     max_hands: int = 100  # hands per match a table may be created with ("hands" option)
     max_events: int = 25_000  # events one table's log may hold (a match of max_hands fits)
+    # seconds a playing table with human seats may go with none of them connected before it ends
+    # (``table_abandoned``, scores as they stand); tables of bots only are never abandoned
+    abandon_after: float = 600.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
     # gateway
@@ -49,6 +52,9 @@ class Settings(msgspec.Struct, kw_only=True):
         30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)
     )
     max_log_cache: int = 256  # finished tables' logs kept in memory per gateway copy
+    # seconds between a gateway copy's presence messages (the seats it holds sockets for); a
+    # copy not heard of for three of them counts as gone
+    presence_interval: float = 2.0
 
 
 _ENV_TYPES: dict[str, type] = {

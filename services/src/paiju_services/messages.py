@@ -175,3 +175,12 @@ def decode_reply(data: bytes, kind: type[R]) -> R:
     if reply.error is not None:
         raise RemoteError(reply.error)
     return reply
+
+
+class Presence(msgspec.Struct, kw_only=True):
+    """What a gateway copy says of one table every ``presence_interval`` (and at once on a
+    change), on ``paiju.presence.<table>``: the seats it holds a socket for that said hello with
+    the seat's token. An empty list: none any more."""
+
+    instance: str
+    seats: list[int]

@@ -18,6 +18,9 @@ BOTS_FILL = "paiju.bots.fill"
 BOTS_QUEUE = "paiju-bots"
 HEALTH_TABLES = "paiju.health.tables"
 HEALTH_BOTS = "paiju.health.bots"
+# presence: the seats a gateway copy holds sockets for, core NATS (paiju.presence.<table>)
+PRESENCE_PREFIX = "paiju.presence"
+PRESENCE_ALL = f"{PRESENCE_PREFIX}.>"
 
 TABLES_BUCKET = "paiju_tables"  # table directory: config, seats (token hashes), status
 SECRETS_BUCKET = "paiju_secrets"  # each table's secret base seed; never in the event stream
@@ -37,6 +40,10 @@ COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 def events_subject(table_id: str) -> str:
     return f"{EVENTS_PREFIX}.{table_id}"
+
+
+def presence_subject(table_id: str) -> str:
+    return f"{PRESENCE_PREFIX}.{table_id}"
 
 
 def table_subject(table_id: str, verb: str) -> str:

@@ -30,6 +30,7 @@ from paiju.protocol import (
     Played,
     SeedAdded,
     SeedRevealed,
+    TableAbandoned,
     TrickWon,
     decode,
     encode,
@@ -489,6 +490,7 @@ _TABLE_EVENTS = (
     AutoSet,
     AutoPlayed,
     Continued,
+    TableAbandoned,
 )
 
 
@@ -524,7 +526,7 @@ def describe(report: Audit) -> list[Text]:
     ]
     good = report.events if report.bad_index is None else report.events[: report.bad_index]
     deals = {d.hand_no: d.status for d in report.deals}
-    hand_no, moves, ended = 0, 0, False
+    hand_no, moves, ended, abandoned = 0, 0, False, False
 
     def close_hand() -> None:
         if not hand_no:
@@ -541,6 +543,8 @@ def describe(report: Audit) -> list[Text]:
                 score=(
                     ("计分与规则相符", "its score follows the rules")
                     if ended
+                    else ABANDONED_HAND
+                    if abandoned
                     else ("之后出错，见下", "then it goes wrong, see below")
                     if report.error is not None
                     else ("日志在计分前中断", "the log stops before its score")
@@ -557,6 +561,11 @@ def describe(report: Audit) -> list[Text]:
             close_hand()
             out.extend(result_lines(event, words, names))
             hand_no = 0
+        elif isinstance(event, TableAbandoned):
+            abandoned = True
+            close_hand()
+            hand_no = 0
+            out.append(CORE_LINES["table_abandoned"])
         elif not isinstance(event, _TABLE_EVENTS):
             moves += 1
     close_hand()
@@ -861,7 +870,13 @@ AUTO_MARK: Text = ("（托管）", " (auto)")  # after the seat's name, on a pla
 # the game's words have no line for the key
 CORE_LINES: dict[str, Text] = {
     "auto_set.on.left": ("{name}离座，由托管代打", "{name} left; auto-play takes over"),
+    "table_abandoned": (
+        "牌桌无人在线，已结束（按当前比分）",
+        "Nobody was connected: the table ended (scores as they stand)",
+    ),
 }
+# the score of a hand in progress when its table was abandoned: none (the scores stand as they were)
+ABANDONED_HAND: Text = ("牌桌无人在线，本局不计分", "nobody was connected: the hand is not scored")
 
 
 def event_line(event: Event, words: Words, names: Names | None, auto: bool = False) -> Text:

@@ -200,6 +200,15 @@ class Continue(Command):
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class Abandon(Command):
+    """The table service ends a match nobody is connected to any more (no human seat has had a
+    socket for the table's ``abandon_after``). The scores stand as they are: the totals of the
+    hands already scored; a hand in progress is not scored."""
+
+    TYPE: ClassVar[str] = "abandon"
+
+
 # --- events ---------------------------------------------------------------------------------------
 
 
@@ -361,6 +370,18 @@ class MatchEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TableAbandoned(Event):
+    """Nobody was connected: the match ends with the scores as they stand (``totals``, those of
+    the hands already scored); ``match_ended`` follows in the same append."""
+
+    TYPE: ClassVar[str] = "table_abandoned"
+    totals: tuple[int, ...]
+
+    def as_command(self) -> Command:
+        return Abandon()
+
+
+@dataclass(frozen=True, slots=True)
 class AutoSet(Event):
     """A seat's 托管 was switched on or off, and why (``AUTO_REASONS``)."""
 
@@ -458,6 +479,8 @@ for _cls in (
     AutoSet,
     AutoPlayed,
     Continued,
+    Abandon,
+    TableAbandoned,
 ):
     register(_cls)
 

@@ -26,6 +26,7 @@ from paiju.protocol import (
     AUTO_PLAY_REASONS,
     AUTO_REASONS,
     DEAL_SCHEMES,
+    Abandon,
     AddSeed,
     AutoPlay,
     AutoPlayed,
@@ -46,6 +47,7 @@ from paiju.protocol import (
     SeedAdded,
     SeedRevealed,
     SetAuto,
+    TableAbandoned,
     encode,
 )
 from paiju.sides import Sides
@@ -202,6 +204,8 @@ class TableGame(Generic[S]):
         self.evolve_by(AutoSet, self._on_auto_set)
         self.evolve_by(AutoPlayed, self._on_auto_played)
         self.evolve_by(Continued, self._on_continued)
+        self.handle(Abandon, self._decide_abandon)
+        self.evolve_by(TableAbandoned, self._on_abandoned)
 
     def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
         """``decider(state, command)`` decides commands of this type (a game's own commands: it
@@ -553,6 +557,17 @@ class TableGame(Generic[S]):
         if command.seat in state.ready:
             raise RuleError("already_continued")
         return [Continued(seat=command.seat)]
+
+    def _decide_abandon(self, state: S, command: Abandon) -> list[Event]:
+        """Nobody is connected: the match ends with the scores as they stand (the totals of the
+        hands already scored; a hand in progress is not scored), in any phase but ``over``, so
+        once."""
+        if state.phase == "over":
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        return [TableAbandoned(totals=state.totals), MatchEnded(totals=state.totals)]
+
+    def _on_abandoned(self, state: S, event: TableAbandoned) -> Changes:
+        return {"turn": None, "to_speak": ()}
 
     def _on_auto_set(self, state: S, event: AutoSet) -> Changes:
         others = tuple(s for s in state.auto if s != event.seat)

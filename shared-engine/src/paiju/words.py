@@ -260,6 +260,10 @@ CORE_WORDS = Words(
             "{name} is on auto-play: played by the server",
         ),
         "continued": ("{name} 继续", "{name} continues"),
+        "table_abandoned": (
+            "牌桌无人在线，已结束（按当前比分）",
+            "Nobody was connected: the table ended (scores as they stand)",
+        ),
     },
     # seats in 托管, and seats that pressed 继续 since the hand ended
     seat_marks={"auto": ("托管", "Auto"), "ready": ("已继续", "Ready")},

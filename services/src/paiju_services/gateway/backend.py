@@ -1,6 +1,13 @@
 """What the gateway knows of the rest of the system: the NATS connection, the event store (read
 only), the table directory, the table service (requests), and the live feeds of tables being
-watched. It never reads the secrets bucket and never appends."""
+watched. It never reads the secrets bucket and never appends.
+
+Presence: every ``presence_interval`` seconds, and at once when a socket says hello with a seat's
+token or closes, this copy publishes on ``paiju.presence.<table>`` the seats it holds sockets for
+(``messages.Presence``; core NATS, nothing stored); it listens there too, so that its feeds know
+the seats the other copies hold (``feeds.PresenceBook``) and the table service knows who is
+connected (an abandoned table ends).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +38,7 @@ from paiju_services.bus import request
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.gateway.directory import Directory
-from paiju_services.gateway.feeds import TableFeed
+from paiju_services.gateway.feeds import PresenceBook, TableFeed
 from paiju_services.gateway.schemas import (
     HandsOut,
     LogOut,
@@ -49,6 +57,7 @@ from paiju_services.messages import (
     Join,
     Joined,
     LeaveSeat,
+    Presence,
     RematchStarted,
     SeatCommand,
     SeatLeft,
@@ -87,11 +96,27 @@ class Backend:
         self.live = LRU(settings.max_log_cache)  # live tables' logs, caught up on request
         self.live_lock = asyncio.Lock()
         self.hand_rows: OrderedDict[str, _Hands] = OrderedDict()
+        self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)
+        self.presence_sub: Any = None
+        self.presence_task: asyncio.Task[None] | None = None
+        self.publishing: set[asyncio.Future[None]] = set()
 
     async def start(self) -> None:
         await self.directory.start()
+        self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
+        self.presence_task = asyncio.create_task(self._presence_forever())
 
     async def close(self) -> None:
+        if self.presence_task is not None:
+            self.presence_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.presence_task
+        if self.presence_sub is not None:
+            with contextlib.suppress(Exception):
+                await self.presence_sub.unsubscribe()
+        for feed in list(self.feeds.values()):
+            if feed.local_seats():
+                await self._publish(feed.table_id, frozenset())  # this copy holds none now
         await self.directory.stop()
         for feed in list(self.feeds.values()):
             await feed.close()
@@ -220,7 +245,14 @@ class Backend:
         """Tables of these statuses, newest first: a finished (or closed) one by the time it
         ended, any other by the time it was made. ``game``: that game only; ``player``: a seat's
         name contains it (case-insensitive); ``before``: only tables older than this time (the
-        last one of the previous page: the next page)."""
+        last one of the previous page: the next page).
+
+        Raises:
+            ServiceError: ``unavailable`` while NATS is out of reach (the index, kept from the
+                directory's changes, could be stale: no listing is answered from it then).
+        """
+        if not self.nc.is_connected:
+            raise ServiceError("unavailable")
         metas = await self.directory.tables(
             statuses, limit, game=game, player=player, before=before
         )
@@ -348,6 +380,45 @@ class Backend:
                 metrics.FEEDS.set(len(self.feeds))
             feed.cancel_close()
             return feed
+
+    # --- presence ------------------------------------------------------------------------------
+
+    def seats_changed(self, feed: TableFeed) -> None:
+        """A socket said hello with a seat's token, or a seat's socket closed: the feed's frames
+        and the other copies hear of it now."""
+        feed.presence_changed()
+        future = asyncio.ensure_future(self._publish(feed.table_id, feed.local_seats()))
+        self.publishing.add(future)
+        future.add_done_callback(self.publishing.discard)
+
+    async def _publish(self, table_id: str, seats: frozenset[int]) -> None:
+        body = Presence(instance=self.settings.instance, seats=sorted(seats))
+        try:
+            await self.nc.publish(subjects.presence_subject(table_id), msgspec.json.encode(body))
+        except Exception as exc:  # NATS away: the next round says it again
+            log(logger, "presence not sent", logging.WARNING, table=table_id, error=repr(exc))
+
+    async def _presence_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.presence_interval)
+            now = time.time()
+            self.presence.forget_old(now)
+            for feed in list(self.feeds.values()):
+                seats = feed.local_seats()
+                if seats and not feed.table.over:
+                    await self._publish(feed.table_id, seats)
+                feed.presence_changed()  # another copy gone quiet
+
+    async def _on_presence(self, msg: Any) -> None:
+        table_id = subjects.table_of(msg.subject)
+        try:
+            said = msgspec.json.decode(msg.data, type=Presence)
+        except msgspec.DecodeError:
+            return
+        self.presence.heard(table_id, said.instance, frozenset(said.seats), time.time())
+        feed = self.feeds.get(table_id)
+        if feed is not None and not feed.closed:
+            feed.presence_changed()
 
     def feed_idle(self, feed: TableFeed) -> None:
         if self.feeds.get(feed.table_id) is feed:

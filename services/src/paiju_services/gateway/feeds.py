@@ -5,7 +5,11 @@ NATS reconnect), and every watcher of the table sent its own ``view`` after ever
 The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
 when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
 Every state frame also carries the table's pending deadline (``tables.clock.pending``: from the
-stream time of the event its wait began with and the table's clock), so a browser can count down.
+stream time of the event its wait began with and the table's clock), so a browser can count down,
+and ``connected``: the seats whose players hold a socket (that said hello with the seat's token) on
+any gateway copy: this copy's own watchers, and what the other copies said last on
+``paiju.presence.<table>`` (``PresenceBook``). When that set changes, every watcher gets a new
+state frame (``event`` None).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from nats.aio.msg import Msg
@@ -42,6 +47,44 @@ class ClockedState(StateFrame, tag="state"):
 
     deadline: int | None = None
     deadline_seat: int | None = None
+    connected: list[int] | None = None  # the seats whose players hold a socket (any copy)
+
+
+class PresenceBook:
+    """What the other gateway copies said last of each table (``paiju.presence.<table>``): the
+    seats they hold sockets for. A copy not heard of for ``ttl`` seconds counts as gone."""
+
+    def __init__(self, instance: str, ttl: float) -> None:
+        self.instance = instance
+        self.ttl = ttl
+        self.tables: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+
+    def heard(self, table_id: str, instance: str, seats: frozenset[int], now: float) -> None:
+        if instance == self.instance:
+            return  # this copy's own word: it knows its watchers
+        copies = self.tables.setdefault(table_id, {})
+        if seats:
+            copies[instance] = (seats, now)
+        else:
+            copies.pop(instance, None)
+            if not copies:
+                del self.tables[table_id]
+
+    def seats(self, table_id: str, now: float) -> frozenset[int]:
+        """The seats the other copies hold sockets for, as they said within ``ttl``."""
+        out: frozenset[int] = frozenset()
+        for seats, at in self.tables.get(table_id, {}).values():
+            if now - at <= self.ttl:
+                out |= seats
+        return out
+
+    def forget_old(self, now: float) -> None:
+        for table_id in list(self.tables):
+            copies = self.tables[table_id]
+            for instance in [i for i, (_, at) in copies.items() if now - at > self.ttl]:
+                del copies[instance]
+            if not copies:
+                del self.tables[table_id]
 
 
 class Watcher:
@@ -81,12 +124,14 @@ class TableFeed:
         self.clock: dict[str, int] = {}
         self.people: frozenset[int] = frozenset()
         self.since = 0.0
+        self.connected: frozenset[int] = frozenset()  # as the last frames said
 
     async def start(self) -> None:
         table = await load(self.backend.store, self.table_id)
         if table is None:
             raise ServiceError("table_not_found", table=self.table_id)
         self.table = table
+        self.connected = self.backend.presence.seats(self.table_id, time.time())
         if not table.over:
             await self._read_clock(since=True)
             config = ConsumerConfig(
@@ -137,6 +182,8 @@ class TableFeed:
 
     def remove(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        if watcher.seat is not None:
+            self.backend.seats_changed(self)
         if not self.watchers and not self.closed:
             loop = asyncio.get_running_loop()
             self.closer = loop.call_later(
@@ -154,6 +201,21 @@ class TableFeed:
         if self.closer is not None:
             self.closer.cancel()
             self.closer = None
+
+    def local_seats(self) -> frozenset[int]:
+        """The seats this copy holds a socket for (a watcher that said hello with its token)."""
+        return frozenset(w.seat for w in self.watchers if w.seat is not None)
+
+    def presence(self) -> frozenset[int]:
+        """The seats whose players hold a socket on any gateway copy."""
+        return self.local_seats() | self.backend.presence.seats(self.table_id, time.time())
+
+    def presence_changed(self) -> None:
+        """Send every watcher a new state frame if the connected seats changed."""
+        now = self.presence()
+        if now != self.connected and not self.closed:
+            self.connected = now
+            self._broadcast(None)
 
     def snapshot(self, watcher: Watcher) -> list[bytes]:
         """The frames a watcher gets on joining (or resuming): the current view, and the result
@@ -188,12 +250,13 @@ class TableFeed:
                     await self.sub.unsubscribe()
                 self.sub = None
 
-    def _broadcast(self, event: Event) -> None:
+    def _broadcast(self, event: Event | None) -> None:
         frames: dict[int | None, bytes] = {}
+        tag = None if event is None else event.TYPE
         for watcher in self.watchers:
             frame = frames.get(watcher.seat)
             if frame is None:
-                frame = frames[watcher.seat] = self._state(watcher.seat, event.TYPE)
+                frame = frames[watcher.seat] = self._state(watcher.seat, tag)
             watcher.push(frame)
 
     def _state(self, seat: int | None, event: str | None) -> bytes:
@@ -216,6 +279,7 @@ class TableFeed:
                 moves=moves,
                 deadline=None if due is None else due.at_ms,
                 deadline_seat=None if due is None else due.seat,
+                connected=sorted(self.connected),
             )
         )
 

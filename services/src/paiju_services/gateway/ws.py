@@ -3,6 +3,8 @@
 A client starts as a spectator and gets the public view; a ``hello`` frame with a seat token makes
 it that seat (a reconnect with the same token resumes the seat with the current view). A seat
 sends ``command`` frames; every client gets a ``state`` frame with its own view after every event.
+A socket that said hello holds its seat's presence (``connected`` in the frames, and
+``paiju.presence.<table>`` for the other copies) until it closes.
 
 Every frame is checked here before anything else: its size, the sender's rate, that it is JSON,
 that its ``type`` is known, and that it has exactly the fields of that type (msgspec tagged
@@ -190,6 +192,7 @@ class Session:
                 return
             self.watcher.seat = seat
             self.token = frame.token
+            self.backend.seats_changed(self.feed)  # connected: the others see it at once
             self.welcome()
         elif isinstance(frame, SendCommand):
             await self.command(frame)

@@ -22,6 +22,14 @@ decided on: a seat that acted meanwhile makes the append fail (a lost race), and
 again on the new log, where the deadline is another one. Two copies firing the same deadline
 append it once (the sequence, then the message id). A restarted copy computes every deadline
 again from the log: none is lost, none doubled. docs/services.md ("Deadlines") tells the why.
+
+Abandoned tables: the same sweep ends a playing table with human seats when none of them has been
+seen connected for ``abandon_after`` seconds (the service's ``last_seen``: a gateway's presence
+message, a seat's own command, the seat taken, or the copy's start), with the engine's ``abandon``
+(``table_abandoned`` + ``match_ended``: the scores as they stand) as one command of id
+``abandon.<version>``, appended like a deadline (expected last sequence, then the message id):
+two copies append it once, and a table that moved meanwhile is looked at again at the next sweep.
+A table of bots only is never abandoned: its bots play it to the end.
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from nats.aio.client import Client
 
 from paiju import api, bots
 from paiju.errors import RuleError
-from paiju.protocol import AutoPlay, Command, Continue, Event, SetAuto
+from paiju.protocol import Abandon, AutoPlay, Command, Continue, Event, SetAuto
 from paiju.table import TableState
 from paiju_services import subjects
 from paiju_services.errors import ServiceError
@@ -101,6 +109,16 @@ def table_clock_of(game: str, asked: Any) -> dict[str, int]:
 def humans(meta: TableMeta) -> frozenset[int]:
     """The human seats: each is timed (a seat whose player left too: it is in 托管)."""
     return frozenset(i for i, s in enumerate(meta.seats) if s.kind == "human")
+
+
+def abandon_since(meta: TableMeta, seen: float) -> float | None:
+    """When a playing table's wait for a person began: the later of ``seen`` (the last sign of
+    one the service knows) and the last time a human seat was taken; None for a table of bots
+    only (never abandoned)."""
+    people = [s for s in meta.seats if s.kind == "human"]
+    if not people:
+        return None
+    return max([seen, *(s.joined_at or 0.0 for s in people)])
 
 
 def present(meta: TableMeta) -> frozenset[int]:
@@ -425,4 +443,30 @@ class Clock:
                 continue
             count += 1
             self.poke(table_id)
+            since = abandon_since(entry.meta, self.service.last_seen(table_id))
+            if since is not None and time.time() - since >= self.service.settings.abandon_after:
+                try:
+                    await self.abandon(table_id)
+                except (ServiceError, RuleError, StoreError) as exc:
+                    log(logger, "abandon failed", logging.WARNING, table=table_id, error=str(exc))
         return count
+
+    async def abandon(self, table_id: str) -> bool:
+        """End a table nobody is connected to (``abandon``): True when this copy appended it
+        (False: another copy did, or the match is over)."""
+        service = self.service
+        async with service._lock(table_id):
+            table = await service._table(table_id)
+            version = table.version
+
+            def plan(t: TableLog) -> tuple[str, Command] | None:
+                if t.over or t.version != version:
+                    return None  # over, or it moved meanwhile: the next sweep looks again
+                return f"abandon.{version}", Abandon()
+
+            done = await service._execute(table_id, plan)
+            appended = done is not None and not done.duplicate
+            if appended:
+                log(logger, "table abandoned", table=table_id, version=version)
+            await service._steps(table_id)  # the directory: finished
+            return appended

@@ -18,6 +18,11 @@ of the next.
 
 A sweeper finishes the table steps of any table a crashed copy left waiting (e.g. a hand scored
 but its seed not yet revealed), at start and every ``sweep_interval`` seconds.
+
+Presence: every copy listens to ``paiju.presence.>`` (the gateway copies say which seats hold a
+socket) and keeps, in memory, when each human seat of a table was last seen connected; the clock's
+sweep ends a playing table nobody has been connected to for ``abandon_after`` seconds
+(``tables.clock``, "Abandoned tables").
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ from paiju_services.messages import (
     Join,
     Joined,
     LeaveSeat,
+    Presence,
     RematchStarted,
     Reply,
     Seat,
@@ -216,6 +222,13 @@ class TableService:
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
+        # presence, in memory: table → seat → when a gateway copy last said it holds a socket
+        # for it; table → when this copy last handled a seat's own command. A restart forgets
+        # both and counts from its start (``started``): that only delays an abandonment.
+        self.seen: dict[str, dict[int, float]] = {}
+        self.acted: dict[str, float] = {}
+        self.started = time.time()
+        self.presence_sub: Any = None
 
     # --- lifecycle --------------------------------------------------------------------------------
 
@@ -229,10 +242,14 @@ class TableService:
         await self.responder.serve(subjects.TABLES_ALL, self._dispatch)
         await self.responder.serve(subjects.HEALTH_TABLES, self._health)
         self.sweeper = asyncio.create_task(self._sweep_forever())
+        self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
         await self.clock.start()
         log(logger, "table service ready", instance=self.settings.instance)
 
     async def stop(self) -> None:
+        if self.presence_sub is not None:
+            with contextlib.suppress(Exception):
+                await self.presence_sub.unsubscribe()
         await self.clock.stop()
         if self.sweeper:
             self.sweeper.cancel()
@@ -240,6 +257,28 @@ class TableService:
                 await self.sweeper
         await self.responder.stop()
         log(logger, "table service stopped", instance=self.settings.instance)
+
+    async def _on_presence(self, msg: Msg) -> None:
+        """A gateway copy's presence message: its seats are seen connected now."""
+        table_id = subjects.table_of(msg.subject)
+        try:
+            said = msgspec.json.decode(msg.data, type=Presence)
+        except msgspec.DecodeError:
+            return
+        if not subjects.is_table_id(table_id) or not said.seats:
+            return
+        if table_id not in self.seen and len(self.seen) > 16 * self.settings.cache_tables:
+            self.seen.clear()  # bounded memory: forgetting only delays an abandonment
+        now = time.time()
+        seats = self.seen.setdefault(table_id, {})
+        for seat in said.seats[:64]:
+            seats[seat] = now
+
+    def last_seen(self, table_id: str) -> float:
+        """The last sign of a person at the table that this copy knows: a seat seen connected,
+        a seat's own command, or this copy's start."""
+        seats = self.seen.get(table_id, {})
+        return max([self.started, self.acted.get(table_id, 0.0), *seats.values()])
 
     async def _health(self, msg: Msg) -> Reply:
         return Health(instance=self.settings.instance, tables=len(self.cache))
@@ -681,6 +720,9 @@ class TableService:
             raise ServiceError("not_your_seat", seat=message.seat)  # type: ignore[attr-defined]
         clocks.client_check(message)  # an automatic play is the service's own
         command_id = f"seat{seat}.{req.id}"
+        if table_id not in self.acted and len(self.acted) > 16 * self.settings.cache_tables:
+            self.acted.clear()  # bounded memory: forgetting only delays an abandonment
+        self.acted[table_id] = time.time()
         async with self._lock(table_id):
             await self._steps(table_id)  # a table a crashed copy left waiting, first
             done = await self._execute(table_id, lambda t: (command_id, message), client_id=req.id)
