@@ -21,6 +21,7 @@ from paiju.protocol import (
     AutoPlay,
     AutoPlayed,
     AutoSet,
+    Close,
     Continue,
     Continued,
     Event,
@@ -29,6 +30,7 @@ from paiju.protocol import (
     Play,
     SetAuto,
     TableAbandoned,
+    TableClosed,
     decode,
     encode,
 )
@@ -386,3 +388,20 @@ def test_an_abandoned_table_is_audited_and_told() -> None:
     forged = json.dumps(encode(TableAbandoned(totals=(5, -5, 0))))
     report = audit([*lines[: i + 1], forged, *lines[i + 2 :]])
     assert report.verdict == "failed" and report.bad_index == i
+
+
+def test_the_owner_closes_a_table_only_before_its_first_deal() -> None:
+    """A table closed before it is dealt ends unplayed, in its log; once dealt it cannot be."""
+    t = Table()
+    t.do(table_command(t.state, SECRET))  # the deal committed to, nobody seated yet
+    assert t.do(Close()) == [TableClosed(), MatchEnded(totals=t.state.totals)]
+    assert t.state.phase == "over"
+    assert refused(t.state, Close()) == "wrong_phase"  # once
+    lines = dump_lines(t.state.config, t.events, table_id="t-closed")
+    report = audit(lines)
+    assert report.ok and report.bad_index is None, describe(report)
+    said = ("房主在开局前关闭了牌桌", "The owner closed the table before it started")
+    assert event_line(TableClosed(), GAME.words, None) == said  # the replay's and audit's line
+    dealt = Table()
+    dealt.until_turn()
+    assert refused(dealt.state, Close()) == "wrong_phase"

@@ -135,7 +135,15 @@ async def test_the_owner_closes_an_open_table_and_nobody_else_can(
     bots = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     assert bots.status_code == 409 and bots.json()["code"] == "table_closed"
     log = await raw_log(stack.nats_url, table)
-    assert [e["type"] for _, e in log] == ["paiju_log", "deal_committed"]  # never dealt
+    # never dealt, and the log says it was closed (the audit replays the close like a command)
+    assert [e["type"] for _, e in log] == [
+        "paiju_log",
+        "deal_committed",
+        "table_closed",
+        "match_ended",
+    ]
+    report = audit([json.dumps(e) for _, e in log])
+    assert report.ok and report.bad_index is None, describe(report)
 
     started = await new_table(http, game="guanpai", variant="boke")
     await http.post(f"/api/tables/{started}/bots", json={}, headers=owner(started))

@@ -209,6 +209,14 @@ class Abandon(Command):
     TYPE: ClassVar[str] = "abandon"
 
 
+@dataclass(frozen=True, slots=True)
+class Close(Command):
+    """The table's owner closes it before its first deal (the table service checks the owner's
+    token): the table ends unplayed."""
+
+    TYPE: ClassVar[str] = "close"
+
+
 # --- events ---------------------------------------------------------------------------------------
 
 
@@ -382,6 +390,17 @@ class TableAbandoned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TableClosed(Event):
+    """The owner closed the table before its first deal; ``match_ended`` follows in the same
+    append."""
+
+    TYPE: ClassVar[str] = "table_closed"
+
+    def as_command(self) -> Command:
+        return Close()
+
+
+@dataclass(frozen=True, slots=True)
 class AutoSet(Event):
     """A seat's 托管 was switched on or off, and why (``AUTO_REASONS``)."""
 
@@ -481,6 +500,8 @@ for _cls in (
     Continued,
     Abandon,
     TableAbandoned,
+    Close,
+    TableClosed,
 ):
     register(_cls)
 

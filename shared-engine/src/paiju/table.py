@@ -33,6 +33,7 @@ from paiju.protocol import (
     AutoSet,
     Bid,
     BidMade,
+    Close,
     Command,
     CommitDeal,
     Continue,
@@ -48,6 +49,7 @@ from paiju.protocol import (
     SeedRevealed,
     SetAuto,
     TableAbandoned,
+    TableClosed,
     encode,
 )
 from paiju.sides import Sides
@@ -206,6 +208,8 @@ class TableGame(Generic[S]):
         self.evolve_by(Continued, self._on_continued)
         self.handle(Abandon, self._decide_abandon)
         self.evolve_by(TableAbandoned, self._on_abandoned)
+        self.handle(Close, self._decide_close)
+        self.evolve_by(TableClosed, self._on_closed)
 
     def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
         """``decider(state, command)`` decides commands of this type (a game's own commands: it
@@ -568,6 +572,15 @@ class TableGame(Generic[S]):
 
     def _on_abandoned(self, state: S, event: TableAbandoned) -> Changes:
         return {"turn": None, "to_speak": ()}
+
+    def _decide_close(self, state: S, command: Close) -> list[Event]:
+        """The owner closes the table before its first deal: it ends unplayed."""
+        if state.hands or state.last_hand is not None or state.phase == "over":
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        return [TableClosed(), MatchEnded(totals=state.totals)]
+
+    def _on_closed(self, state: S, event: TableClosed) -> Changes:
+        return {}
 
     def _on_auto_set(self, state: S, event: AutoSet) -> Changes:
         others = tuple(s for s in state.auto if s != event.seat)

@@ -264,6 +264,7 @@ CORE_WORDS = Words(
             "牌桌无人在线，已结束（按当前比分）",
             "Nobody was connected: the table ended (scores as they stand)",
         ),
+        "table_closed": ("房主在开局前关闭了牌桌", "The owner closed the table before it started"),
     },
     # seats in 托管, and seats that pressed 继续 since the hand ended
     seat_marks={"auto": ("托管", "Auto"), "ready": ("已继续", "Ready")},

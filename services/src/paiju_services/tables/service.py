@@ -49,7 +49,7 @@ from nats.js.kv import KeyValue
 
 from paiju import api, bots
 from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, SetAuto, decode, encode
+from paiju.protocol import Close, Command, Event, HandEnded, SetAuto, decode, encode
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import metrics, subjects
@@ -514,8 +514,9 @@ class TableService:
     # the deal, as it has none for a join.
 
     async def close(self, table_id: str, req: CloseTable) -> TableClosed:
-        """The owner closes an open table before its match starts: status ``closed`` (it leaves
-        the live list; nobody may join it any more). Closing a closed table answers the same."""
+        """The owner closes an open table before its match starts: ``table_closed`` and
+        ``match_ended`` in its log, then status ``closed`` (it leaves the live list; nobody may
+        join it any more). Closing a closed table answers the same."""
         for _ in range(self.settings.max_retries):
             entry = await self._meta(table_id, fresh=True)
             meta = entry.meta
@@ -525,6 +526,8 @@ class TableService:
                 return TableClosed(status="closed")
             if meta.status != "open":
                 raise ServiceError("match_started", action="it can no longer be closed")
+            # the log says so first (table_closed, match_ended), then the directory
+            await self._execute(table_id, lambda t: None if t.over else ("close", Close()))
             meta.status = "closed"
             meta.finished_at = time.time()
             if await self._update(entry):
