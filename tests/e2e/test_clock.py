@@ -4,6 +4,7 @@ stays until 继续 and says who is still to press it. Test-set clocks of a few s
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,8 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     table = clocked_table(stack, {"play": 4, "continue": 30}, hands=2)
     joined = stack.api(f"/api/tables/{table}/seats", {"name": "Ann", "seat": 0})
     page, _ = browsers.page()
+    sent: list[dict[str, Any]] = []  # the page's commands, as its socket sent them
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: keep(sent, payload)))
     page.goto(stack.url)
     sit_as(page, stack, table, 0, joined["token"])
     stack.api(f"/api/tables/{table}/bots", {})
@@ -68,6 +71,15 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['phone']}.png"))
     state = stack.api(f"/api/tables/{table}/state")
     assert state["view"]["hand_no"] == 2 and state["view"]["ready"] == []
+    # the 继续 carried a fresh seed of the browser's for the next deal's shuffle
+    (pressed,) = [c for c in sent if c.get("command", {}).get("type") == "continue"]
+    assert re.fullmatch(r"[0-9a-f]{32}", pressed["command"]["seed"])
+
+
+def keep(sent: list[dict[str, Any]], payload: str | bytes) -> None:
+    frame = json.loads(payload)
+    if isinstance(frame, dict) and frame.get("type") == "command":
+        sent.append(frame)
 
 
 def test_the_lobby_clock_reaches_the_table_and_a_player_leaves_during_the_match(

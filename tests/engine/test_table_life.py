@@ -405,3 +405,80 @@ def test_the_owner_closes_a_table_only_before_its_first_deal() -> None:
     dealt = Table()
     dealt.until_turn()
     assert refused(dealt.state, Close()) == "wrong_phase"
+
+
+# --- players' seeds in every hand ---------------------------------------------------------------
+
+
+def _seeded_match(hands: int = 3) -> Table:
+    """A match in which every seat adds a seed to every hand: to the first as it sits down
+    (``add_seed``), to each later one with its 继续, once the table has committed to that deal."""
+    t = Table(hands=hands)
+    for hand in range(1, hands + 1):
+        if hand == 1:
+            t.do(table_command(t.state, SECRET))  # the commitment to the first deal
+            for seat in range(3):
+                t.do(decode({"type": "add_seed", "seat": seat, "seed": f"h1-s{seat}"}))
+        else:
+            _reveal(t)
+            assert refused(t.state, Continue(seat=0, seed="too early")) == "wrong_phase"
+            commit = table_command(t.state, SECRET)
+            assert commit is not None and commit.TYPE == "commit_deal"
+            t.do(commit)
+            for seat in range(3):
+                new = t.do(Continue(seat=seat, seed=f"h{hand}-s{seat}"))
+                assert [e.TYPE for e in new] == ["continued", "seed_added"]
+        assert t.state.player_seeds == tuple(f"h{hand}-s{seat}" for seat in range(3))
+        t.until_turn()  # the deal
+        t.until_hand_ends()
+    _reveal(t)
+    assert t.state.phase == "over"
+    return t
+
+
+def test_every_seat_adds_a_seed_to_every_hand_with_its_continue() -> None:
+    t = _seeded_match()
+    kinds = [e.TYPE for e in t.events]
+    assert kinds.count("seed_added") == 9 and kinds.count("dealt") == 3
+    # every deal comes after the commitment to it and after every seat's seed for it
+    for hand in (1, 2, 3):
+        committed = next(
+            i for i, e in enumerate(t.events) if e.TYPE == "deal_committed" and e.hand_no == hand
+        )
+        dealt = next(i for i, e in enumerate(t.events) if e.TYPE == "dealt" and e.hand_no == hand)
+        seeds = [e for e in t.events[committed:dealt] if e.TYPE == "seed_added"]
+        assert sorted((e.seat, e.seed) for e in seeds) == [(s, f"h{hand}-s{s}") for s in range(3)]
+    report = audit(dump_lines(t.state.config, t.events, table_id="t-seeds"))
+    assert report.verdict == "sound", describe(report)
+    assert [(d.hand_no, d.status) for d in report.deals] == [(h, "verified") for h in (1, 2, 3)]
+
+
+def test_the_audit_names_a_changed_seed_of_a_later_hand() -> None:
+    t = _seeded_match()
+    lines = dump_lines(t.state.config, t.events, table_id="t-seeds")
+    i = next(n for n, line in enumerate(lines) if '"seed":"h2-s1"' in line.replace(" ", ""))
+    forged = lines[i].replace("h2-s1", "h2-sX")
+    report = audit([*lines[:i], forged, *lines[i + 1 :]])
+    assert report.verdict == "failed"
+    assert {d.hand_no: d.status for d in report.deals}[1] == "verified"
+    # the deal of hand 2 no longer follows from its commitment and its seeds: named at its event
+    assert report.error is not None and report.error.code == "unexpected_event"
+    assert report.bad_index is not None
+    bad = report.events[report.bad_index]
+    assert bad.TYPE == "dealt" and getattr(bad, "hand_no", None) == 2
+
+
+def test_a_seed_with_continue_is_checked_like_any_seed() -> None:
+    t = Table()
+    t.until_hand_ends()
+    _reveal(t)
+    t.do(table_command(t.state, SECRET))  # committed to hand 2
+    before = t.state
+    assert refused(before, Continue(seat=0, seed="")) == "bad_seed"
+    assert refused(before, Continue(seat=0, seed="x" * 129)) == "bad_seed"
+    t.do(decode({"type": "add_seed", "seat": 0, "seed": "mine"}))
+    assert refused(t.state, Continue(seat=0, seed="again")) == "seed_already_added"
+    assert t.do(Continue(seat=0)) == [Continued(seat=0)]  # 继续 without a seed is fine
+    assert decode({"type": "continue", "seat": 1, "seed": "s"}) == Continue(seat=1, seed="s")
+    # the ended hand stays on view (every card of it is public) until the next deal
+    assert api.view(t.state, None)["hands"] is not None and t.state.phase == "seeding"

@@ -288,12 +288,14 @@ async def play_seat(
             and latest
             and latest.get("settled", True)
             and view.get("last_hand")
-            and view["phase"] in ("reveal", "commit")
+            and view["phase"] in ("reveal", "commit", "seeding")
             and seat not in view.get("ready", [])
-            and view["hand_no"] > continued
+            and view["last_hand"]["hand_no"] > continued
         ):
-            continued = view["hand_no"]  # the next deal waits for every person's 继续
+            continued = view["last_hand"]["hand_no"]  # the next deal waits for every 继续
             command = {"type": "continue", "seat": seat}
+            if view["phase"] == "seeding":  # committed to the next deal: add a seed, as players do
+                command["seed"] = f"seat{seat}-hand{continued + 1}"
             pending = {"type": "command", "id": f"s{seat}-c{continued}", "command": command}
             await sock.send(pending)
         if pending is None and latest and latest.get("moves") and latest["index"] > acted:
@@ -328,13 +330,16 @@ async def play_seat(
             latest = frame
 
 
-async def raw_log(nats_url: str, table_id: str) -> list[tuple[dict[str, str], dict[str, Any]]]:
-    """The table's subject read straight from JetStream: (headers, event) per message."""
+async def raw_log(
+    nats_url: str, table_id: str, **options: Any
+) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    """The table's subject read straight from JetStream: (headers, event) per message.
+    ``options``: of ``nats.connect`` (TLS)."""
     import nats
 
     from paiju_services.store import EventStore
 
-    nc = await nats.connect(nats_url)
+    nc = await nats.connect(nats_url, **options)
     try:
         msgs = await EventStore(nc, nc.jetstream()).read(table_id)
     finally:

@@ -136,7 +136,7 @@ async def test_an_idle_seat_is_played_for_and_the_match_ends(one_copy: Stack) ->
         gate = [
             f
             for f in states
-            if f["settled"] and f["view"]["phase"] == "commit" and f["view"]["last_hand"]
+            if f["settled"] and f["view"]["phase"] == "seeding" and f["view"]["last_hand"]
         ]
         assert gate and all(f["deadline"] and f["deadline_seat"] is None for f in gate)
         assert states[-1]["deadline"] is None  # the match is over: nobody is timed
@@ -260,21 +260,24 @@ async def test_the_next_hand_waits_for_continue(one_copy: Stack) -> None:
                 sent.add(frame["index"])
                 move = choose(frame["moves"])
                 await sock.send({"type": "command", "id": f"m{frame['index']}", "command": move})
-            elif view["phase"] == "commit" and view["last_hand"] and 0 not in view["ready"]:
+            elif view["phase"] == "seeding" and view["last_hand"] and 0 not in view["ready"]:
                 waited = frame
                 sent.add(frame["index"])
-                continue_ = {"type": "continue", "seat": 0}
+                continue_ = {"type": "continue", "seat": 0, "seed": "ann-hand-2"}
                 await sock.send({"type": "command", "id": "cont-1", "command": continue_})
         await sock.close()
         assert waited is not None and waited["deadline_seat"] is None and waited["deadline"]
         raw = await raw_log(stack.nats_url, table)
         types = [e["type"] for _, e in raw[1:]]
         first_end = types.index("hand_ended")
-        assert types[first_end : first_end + 4] == [
+        # the next deal is committed to at once; it waits for the 继续, which carries a seed
+        assert types[first_end : first_end + 6] == [
             "hand_ended",
             "seed_revealed",
-            "continued",
             "deal_committed",
+            "continued",
+            "seed_added",
+            "dealt",
         ]
         assert "auto_played" not in types  # no play clock: nobody was played for
         await audited(http, table, raw)

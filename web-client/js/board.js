@@ -35,7 +35,7 @@ const CORE_KEYS = new Set([
 // The table's own phases, when no seat acts (the deal and its fairness, the end of a hand); in
 // every other phase `turn` names the seat to move (to play cards, or to say a word).
 const TABLE_PHASES = new Set(["commit", "seeding", "reveal", "over"]);
-const HAND_OVER_PHASES = new Set(["reveal", "commit", "over"]);
+const HAND_OVER_PHASES = new Set(["reveal", "commit", "seeding", "over"]); // with a last hand
 
 /** The seat that must act now, or null while the table deals or scores. */
 export function seatToMove(view) {
@@ -206,7 +206,7 @@ function seatBox(ctx, seat, position, extras) {
       h(
         "span.seat-figures",
         null,
-        count !== undefined && view.phase !== "commit"
+        count !== undefined && view.phase !== "commit" && view.phase !== "seeding"
           ? h("span.count", { title: t("cardsLeft", { n: count }) }, h("span.mini-back", { "aria-hidden": "true" }), h("b", null, String(count)))
           : null,
         h("span.total", { title: t("total") }, signed(view.totals?.[seat] ?? 0)),

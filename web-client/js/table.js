@@ -1086,14 +1086,16 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     const done = seated && ready.includes(s.seat);
     const press = () => {
       if (seated) {
-        if (!s.pending) dispatch({ type: "continue", seat: s.seat });
+        // once the next deal is committed to, 继续 carries this player's seed for its shuffle
+        const seed = view.phase === "seeding" ? { seed: api.newSeed() } : {};
+        if (!s.pending) dispatch({ type: "continue", seat: s.seat, ...seed });
       } else {
         s.dismissedHand = handNo;
         renderSheet();
       }
     };
     return [
-      h("button.button.primary#continue", { type: "button", disabled: done, on: { click: press } }, done ? t("continueDone") : t("continue")),
+      h("button.button.primary#continue", { type: "button", disabled: done || !s.settled, on: { click: press } }, done ? t("continueDone") : t("continue")),
       waitingFor.length ? h("span.continue-waiting", null, t("continueWaiting", { names: waitingFor.join(t("listSep")) })) : null,
       s.deadline && s.deadlineSeat === null ? countdown(s.deadline, "nextHandIn") : null,
     ];

@@ -194,10 +194,13 @@ class AutoPlay(Command):
 
 @dataclass(frozen=True, slots=True)
 class Continue(Command):
-    """继续: the seat has seen the hand's score sheet and is ready for the next deal."""
+    """继续: the seat has seen the hand's score sheet and is ready for the next deal. ``seed``:
+    the player's own contribution to that deal's shuffle (``SeedAdded`` follows ``Continued``),
+    given while the next deal is committed to and not yet dealt."""
 
     TYPE: ClassVar[str] = "continue"
     seat: int
+    seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

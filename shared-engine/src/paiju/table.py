@@ -8,6 +8,8 @@ its type: data, not a chain of ifs. Phases of the table:
 ``commit`` (waiting for the server's commitment) → ``seeding`` (players may add seeds, then the
 deal) → the game's own phases (``play``; a bidding game adds its own) → ``reveal`` (the hand is
 scored, waiting for the server seed) → ``commit`` again for the next hand of a match, or ``over``.
+Between the hands of a match (``between_hands``) the seats press 继续 (``Continue``); the table
+service commits to the next deal first, so that a 继续 can carry the player's seed for it.
 """
 
 from __future__ import annotations
@@ -488,9 +490,9 @@ class TableGame(Generic[S]):
 
     @staticmethod
     def between_hands(state: TableState) -> bool:
-        """Whether a hand of the match has ended and the next is not yet committed to (the
-        score sheet is shown; seats may press 继续)."""
-        return state.last_hand is not None and state.phase in ("reveal", "commit")
+        """Whether a hand of the match has ended and the next is not yet dealt (the score sheet
+        is shown; seats may press 继续, and add their seeds once the next deal is committed to)."""
+        return state.last_hand is not None and state.phase in ("reveal", "commit", "seeding")
 
     def result(self, state: S) -> HandEnded | None:
         """The last scored hand (None before the first hand ends)."""
@@ -498,9 +500,7 @@ class TableGame(Generic[S]):
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see. The one place hidden cards are redacted."""
-        ended = state.phase in ("reveal", "over") or (
-            state.phase == "commit" and state.last_hand is not None
-        )
+        ended = state.phase == "over" or self.between_hands(state)
         out: dict[str, Any] = {
             "game": state.config.game,
             "variant": state.config.variant,
@@ -560,7 +560,10 @@ class TableGame(Generic[S]):
             raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
         if command.seat in state.ready:
             raise RuleError("already_continued")
-        return [Continued(seat=command.seat)]
+        if command.seed is None:
+            return [Continued(seat=command.seat)]
+        seeded = self._decide_add_seed(state, AddSeed(seat=command.seat, seed=command.seed))
+        return [Continued(seat=command.seat), *seeded]
 
     def _decide_abandon(self, state: S, command: Abandon) -> list[Event]:
         """Nobody is connected: the match ends with the scores as they stand (the totals of the

@@ -66,9 +66,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger("paiju.tables.clock")
 
 AUTO_DELAY = 1.0  # seconds before the server plays for a seat in 托管
-# events that do not restart a clock: a 继续 (the gate counts from the hand's end) and a 托管
-# switch (a seat switching 托管 on or off does not give the seat to act more time)
-QUIET = frozenset({"continued", "auto_set"})
+# events that do not restart a clock: a 继续 and the seed it carries (the gate counts from the
+# hand's end) and a 托管 switch (a seat switching 托管 on or off does not give the seat to act
+# more time)
+QUIET = frozenset({"continued", "seed_added", "auto_set"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,11 +277,12 @@ class Clock:
     # --- the gate between hands --------------------------------------------------------------
 
     def holds(self, table_id: str, state: TableState) -> bool:
-        """Whether the next hand's deal waits: a hand of the match has ended, a human seat whose
+        """Whether the next hand's deal waits: a hand of the match has ended, the next deal is
+        committed to (so that a 继续 may carry the player's seed for it), a human seat whose
         player is still there has not pressed 继续, and the ``continue`` deadline has not passed
         (a match's end is not held). The seats are the service's cached directory entry
         (``_steps`` loads it)."""
-        if state.phase != "commit" or state.last_hand is None:
+        if state.phase != "seeding" or state.last_hand is None:
             return False
         if self.released.get(table_id) == state.hand_no:
             return False
