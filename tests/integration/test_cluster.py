@@ -5,7 +5,8 @@ repeat, each command once), audits sound, and a spectator of each table saw ever
 order.
 
 The system is started the way `python -m paiju_services.launcher deploy/cluster.toml` starts it,
-from a config written here with free ports and a temporary store.
+from a config written here with free ports and a temporary store — with its NATS users and TLS on
+the routes and the client ports, so the kills and reconnections are made over TLS too.
 """
 
 from __future__ import annotations
@@ -28,15 +29,17 @@ from e2e.stack import free_port
 
 from integration.harness import Socket, assert_clean_log, raw_log
 from paiju import log as paiju_log
-from paiju_services import subjects
+from paiju_services import bus, subjects
+from paiju_services.config import Settings
 
 NODES = 3
 STARTED = re.compile(r"started nats-(n\d) \(pid (\d+)\)")
 
 
-def write_cluster(root: Path) -> tuple[Path, list[int], list[int], int]:
+def write_cluster(root: Path, tls: bool = True) -> tuple[Path, list[int], list[int], int]:
     """A launcher config for a 3-node cluster under ``root``: (config, client ports, monitoring
-    ports, the gateway's port)."""
+    ports, the gateway's port). ``tls``: as deploy/cluster.toml, TLS on the routes and the client
+    ports (the launcher makes the CA and the certificates into ``root``/secrets)."""
     clients = [free_port() for _ in range(NODES)]
     monitors = [free_port() for _ in range(NODES)]
     routes = [free_port() for _ in range(NODES)]
@@ -58,13 +61,24 @@ def write_cluster(root: Path) -> tuple[Path, list[int], list[int], int]:
     config = root / "cluster.toml"
     config.write_text(
         f'logs = "{root / "log"}"\n\n'
-        f'[nats]\nurl = "{url}"\nservers = [{", ".join(json.dumps(str(c)) for c in confs)}]\n\n'
+        f'[nats]\ntls = {str(tls).lower()}\nurl = "{url}"\nservers = [{", ".join(json.dumps(str(c)) for c in confs)}]\n\n'
         "[settings]\nreplicas = 3\nbot_delay = 0\nsweep_interval = 0.5\n\n"
         '[[process]]\nname = "tables"\nservice = "tables"\ncopies = 2\n\n'
         '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 2\n\n'
         f'[[process]]\nname = "gateway"\nservice = "gateway"\ncopies = 1\nport = {http_port}\n'
     )
     return config, clients, monitors, http_port
+
+
+def start_launcher(config: Path, log: Path) -> subprocess.Popen[bytes]:
+    """``python -m paiju_services.launcher config``, its output into ``log``."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "paiju_services.launcher", str(config)],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def node_pids(log: Path) -> dict[str, int]:
@@ -84,8 +98,8 @@ def meta_leader(monitors: list[int]) -> str | None:
     return None
 
 
-async def stream_leader(urls: list[str]) -> str | None:
-    nc = await nats.connect(urls)
+async def stream_leader(urls: list[str], **options: Any) -> str | None:
+    nc = await nats.connect(urls, **options)
     try:
         info = await nc.jetstream().stream_info(subjects.STREAM)
         return info.cluster.leader if info.cluster else None
@@ -125,13 +139,7 @@ def assert_every_index_once(frames: list[dict[str, Any]]) -> None:
 async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_path: Path) -> None:
     config, clients, monitors, http_port = write_cluster(tmp_path)
     launcher_log = tmp_path / "launcher.log"
-    with launcher_log.open("wb") as out:
-        launcher = subprocess.Popen(
-            [sys.executable, "-m", "paiju_services.launcher", str(config)],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    launcher = start_launcher(config, launcher_log)
     base = f"http://127.0.0.1:{http_port}"
     try:
         async with httpx.AsyncClient(base_url=base, timeout=20) as http:
@@ -148,7 +156,8 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
 
             # the test checks as an operator, with the credentials the launcher generated
             operator = (tmp_path / "secrets" / "operator.password").read_text().strip()
-            urls = [f"nats://operator:{operator}@127.0.0.1:{p}" for p in clients]
+            urls = [f"tls://operator:{operator}@127.0.0.1:{p}" for p in clients]
+            tls = bus.tls_options(Settings(tls_ca=str(tmp_path / "secrets" / "ca.pem")))
             games = (await http.get("/api/games")).json()
             ws = f"ws://127.0.0.1:{http_port}"
             tables = []
@@ -172,7 +181,7 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
                 tables.append((table["id"], spectator))
 
             await asyncio.sleep(1.0)  # the tables are playing
-            leader = await stream_leader(urls)
+            leader = await stream_leader(urls, **tls)
             assert leader, "the stream has no leader"
             await kill_and_wait(launcher_log, leader)
             meta = meta_leader(monitors)
@@ -183,7 +192,7 @@ async def test_every_game_plays_to_the_end_while_cluster_nodes_are_killed(tmp_pa
             for table_id, spectator in tables:
                 await spectator.close()
                 assert_every_index_once(spectator.frames)
-                assert_clean_log(await raw_log(urls[0], table_id))
+                assert_clean_log(await raw_log(urls[0], table_id, **tls))
                 text = (
                     await http.get(f"/api/tables/{table_id}/log", params={"format": "jsonl"})
                 ).text

@@ -5,13 +5,15 @@ The permission table (docs/services.md, "NATS users and permissions") is ``ROLES
 guarantees:
 
 - only the table service appends to the event stream (``paiju.events.>``) and reads or writes the
-  table secrets (bucket ``paiju_secrets``); it alone creates the stream and the buckets;
+  table secrets (bucket ``paiju_secrets``); it alone creates the stream and the buckets, writes
+  the archive of retired tables (Object Store ``paiju_archive``) and purges a retired table's
+  subject (paiju_services.archive);
 - the gateway, which faces the internet, may send requests to the table service, read the event
-  stream and the table directory (``paiju_tables``), publish and read presence
+  stream, the archive and the table directory (``paiju_tables``), publish and read presence
   (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
-  bot token, no change to any bucket, no stream created, deleted or purged;
-- the bots service reads the stream through its own durable consumer, reads the directory and its
-  bots' seat tokens, sends commands and joins, and nothing else.
+  bot token, no change to any bucket or to the archive, no stream created, deleted or purged;
+- the bots service reads the stream through its own durable consumer, reads the archive, the
+  directory and its bots' seat tokens, sends commands and joins, and nothing else.
 
 A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
 violation, and a request on it gets no answer.
@@ -25,6 +27,7 @@ import secrets
 from pathlib import Path
 
 from paiju_services import subjects
+from paiju_services.store import ARCHIVE_BUCKET, ARCHIVE_STREAM
 
 STREAM = subjects.STREAM
 DIRECTORY = f"KV_{subjects.TABLES_BUCKET}"
@@ -33,7 +36,9 @@ BOTS_CONSUMER = "paiju-bots"
 
 
 def _reads(stream: str) -> list[str]:
-    """Reading a stream's messages by direct get (single and batched) and by message get."""
+    """Reading a stream's messages by direct get (single and batched) and by message get. For
+    the archive's stream that is all a read of a retired table needs (store.EventStore reads an
+    object's meta by message get and its chunks by batched direct gets: no consumer)."""
     return [
         f"$JS.API.DIRECT.GET.{stream}",
         f"$JS.API.DIRECT.GET.{stream}.>",
@@ -63,8 +68,9 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
     "tables": (
         [
             subjects.EVENTS_ALL,  # the one writer of the logs
-            "$JS.API.>",  # creates the stream and the buckets, reads and appends
-            "$KV.>",  # the directory, the secrets, the bots' tokens
+            "$JS.API.>",  # creates the stream and the buckets, reads, appends, purges
+            "$KV.>",  # the directory, the secrets, the bots' tokens, the retirement schedule
+            f"$O.{ARCHIVE_BUCKET}.>",  # the archive's chunks and metas (retired tables' logs)
             "paiju.bots.fill",
             "_INBOX.>",
         ],
@@ -76,6 +82,7 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "paiju.tables.*.join",
             "$JS.API.INFO",
             *_reads(STREAM),
+            *_reads(ARCHIVE_STREAM),  # a retired table's log
             *_reads(DIRECTORY),
             *_reads(BOT_TOKENS),
             *_consumers(STREAM, BOTS_CONSUMER),
@@ -90,6 +97,7 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "paiju.health.>",
             "$JS.API.INFO",
             *_reads(STREAM),
+            *_reads(ARCHIVE_STREAM),  # a retired table's log (export, replay, state)
             *_reads(DIRECTORY),
             *_consumers(STREAM),  # a feed per watched table
             *_consumers(DIRECTORY),  # the lobby's listing

@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import nats
@@ -52,6 +54,7 @@ async def connect(settings: Settings, name: str) -> Client:
         servers=nats_servers(settings),
         name=name,
         **credentials,
+        **tls_options(settings),
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.5,
         connect_timeout=5,
@@ -61,6 +64,18 @@ async def connect(settings: Settings, name: str) -> Client:
     )
     conn.append(nc)
     return nc
+
+
+def tls_options(settings: Settings) -> dict[str, Any]:
+    """TLS for the connection when ``tls_ca`` is set: the node's certificate is checked against
+    that CA (and its name against the URL's host), and TLS starts before the server's first line
+    is read (``handshake_first``), so a server that does not offer TLS, or one in the middle, never
+    gets the password in clear. nats-py alone would follow the server's word on whether TLS is
+    required, even for a ``tls://`` URL."""
+    if not settings.tls_ca:
+        return {}
+    context = ssl.create_default_context(cafile=settings.tls_ca)
+    return {"tls": context, "tls_handshake_first": True}
 
 
 class Responder:

@@ -18,6 +18,9 @@ class Settings(msgspec.Struct, kw_only=True):
     nats_url: str = "nats://127.0.0.1:4222"  # comma-separated for a cluster
     nats_user: str = ""  # the service's NATS user (paiju_services.access; "": none)
     nats_password_file: str = ""  # a file holding that user's password (the launcher writes it)
+    # the CA (PEM file) that signed the NATS nodes' certificates: connect with TLS, check the node
+    # against it, and start TLS before anything is read (paiju_services.tls; "": plain TCP)
+    tls_ca: str = ""
     replicas: int = 1  # of the stream and the KV buckets (3 on the cluster)
     instance: str = ""  # a name for logs; default: <service>-<host>-<pid>
     request_timeout: float = 5.0  # seconds, for NATS requests between services
@@ -31,6 +34,9 @@ class Settings(msgspec.Struct, kw_only=True):
     # seconds a playing table with human seats may go with none of them connected before it ends
     # (``table_abandoned``, scores as they stand); tables of bots only are never abandoned
     abandon_after: float = 600.0
+    # seconds a table stays in the event stream once finished (or closed); then its log moves to
+    # the archive (paiju_services.archive) and its subject is purged: readers see no difference
+    retire_after: float = 3600.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
     # gateway

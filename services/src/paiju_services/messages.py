@@ -63,6 +63,8 @@ class TableMeta(msgspec.Struct, kw_only=True):
     # the turn clock: seconds per kind of decision (play, bid, bury, continue; 0: no limit);
     # None: the game's defaults (a table made before clocks)
     clock: dict[str, int] | None = None
+    # when its log left the event stream for the archive (paiju_services.archive); None: hot
+    retired_at: float | None = None
 
 
 # --- table service ---------------------------------------------------------------------------------

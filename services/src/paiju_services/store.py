@@ -11,17 +11,28 @@ acked publish, several are an atomic batch. Either carries ``Nats-Expected-Last-
 on the first message (optimistic concurrency: two writers cannot both append after the same event)
 and a ``Nats-Msg-Id`` per message derived from the table, the command id and the event's place in
 it (a retried command is not appended twice).
+
+Retired tables (paiju_services.archive): a table finished for ``retire_after`` seconds leaves the
+stream for the archive, an Object Store bucket holding one object per table, its messages exactly
+as ``EventStore.read`` returns them. ``read`` falls back to the archive when the table's subject is
+empty (or emptied while it read), so every reader gets the very same ``Stored`` list from a retired
+table as from a hot one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import itertools
 import logging
 import secrets
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 import nats.errors
@@ -31,11 +42,14 @@ from nats.js import JetStreamContext
 from nats.js.api import (
     DiscardPolicy,
     KeyValueConfig,
+    ObjectMeta,
+    ObjectStoreConfig,
     RetentionPolicy,
     StorageType,
     StreamConfig,
 )
 from nats.js.kv import KeyValue
+from nats.js.object_store import ObjectStore
 
 from paiju_services import metrics, subjects
 from paiju_services.errors import Unavailable
@@ -64,10 +78,31 @@ DIRECT_GET_HEADERS = frozenset(
 READ_BATCH = 1024  # messages a batched direct get may return (bounds one answer's memory)
 READ_TIMEOUT = 5.0  # seconds to wait for the next message of a batch
 DUPLICATE_WINDOW = 120.0  # seconds: Nats-Msg-Id dedup; command ids in headers cover the rest
+PURGE_DENIED = 10110  # "stream purge not permitted": a stream made with deny_purge
+
+# the archive of retired tables: an Object Store bucket, one object per table (named by its id)
+ARCHIVE_BUCKET = "paiju_archive"
+ARCHIVE_STREAM = f"OBJ_{ARCHIVE_BUCKET}"
+# finished tables waiting for retirement: key <table>, value the time it finished (text)
+RETIRING_BUCKET = "paiju_retiring"
+ARCHIVE_FORMAT = 1  # the version of an archived object's encoding (``encode_archive``)
+H_LAST_SEQ = "Paiju-Last-Seq"  # on an archived object: the stream sequence of its last message
+H_MESSAGES = "Paiju-Messages"  # on an archived object: how many messages it holds
+CHUNK_BATCH = 32  # archive chunks (128 KiB each) a batched direct get may return
 
 
 class StoreError(Unavailable):
     """The store could not be reached or refused an append for a reason other than a race."""
+
+
+class PurgeDenied(StoreError):
+    """The stream was made with ``deny_purge`` (before retirement existed): nats-server refuses
+    to purge it, and refuses to turn ``deny_purge`` off on an existing stream."""
+
+
+class ArchiveError(StoreError):
+    """An archived object that is not a table's log as the archive writes it (cut short, of
+    another table, of an unknown format)."""
 
 
 class Conflict(Exception):
@@ -82,15 +117,103 @@ class Stored:
     headers: dict[str, str]
 
 
+# --- the archive's encoding ----------------------------------------------------------------------
+
+
+class _Message(msgspec.Struct, array_like=True, frozen=True):
+    seq: int
+    data: bytes
+    headers: dict[str, str]
+
+
+class _Archived(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    table: str
+    messages: list[_Message]
+
+
+class _ObjectInfo(msgspec.Struct):
+    """What an Object Store's meta message says of an object (the fields the archive reads)."""
+
+    nuid: str = ""
+    size: int = 0
+    chunks: int = 0
+    digest: str = ""
+    deleted: bool = False
+    headers: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveInfo:
+    """An archived table's object: where its chunks are, and what it holds."""
+
+    nuid: str
+    size: int
+    chunks: int
+    digest: str
+    last_seq: int  # the stream sequence of the table's last message
+    messages: int
+
+
+_archive_decoder = msgspec.msgpack.Decoder(_Archived)
+
+
+def encode_archive(table_id: str, msgs: Sequence[Stored]) -> bytes:
+    """A table's messages as one archived object: msgpack (``[format, table, [[seq, data,
+    headers], ...]]``), zlib-compressed (a log's JSON lines and headers repeat a lot: about a
+    tenth of their size)."""
+    body = _Archived(ARCHIVE_FORMAT, table_id, [_Message(m.seq, m.data, m.headers) for m in msgs])
+    return zlib.compress(msgspec.msgpack.encode(body), 6)
+
+
+def decode_archive(table_id: str, blob: bytes) -> list[Stored]:
+    """The messages of an archived object, checked: ``table_id``'s, of a known format, in
+    increasing stream sequence.
+
+    Raises:
+        ArchiveError: the object is none of that.
+    """
+    try:
+        body = _archive_decoder.decode(zlib.decompress(blob))
+    except (zlib.error, msgspec.DecodeError) as exc:
+        raise ArchiveError(f"archive of {table_id}: unreadable: {exc}") from exc
+    if body.format != ARCHIVE_FORMAT or body.table != table_id:
+        raise ArchiveError(f"archive of {table_id}: format {body.format} of table {body.table!r}")
+    seqs = [m.seq for m in body.messages]
+    if any(b <= a for a, b in itertools.pairwise(seqs)):
+        raise ArchiveError(f"archive of {table_id}: sequences out of order")
+    return [Stored(m.seq, m.data, dict(m.headers)) for m in body.messages]
+
+
+def archive_meta_subject(table_id: str) -> str:
+    """The subject of a table's object's meta message in the archive bucket."""
+    return f"$O.{ARCHIVE_BUCKET}.M.{base64.urlsafe_b64encode(table_id.encode()).decode()}"
+
+
+def _object_digest(data: bytes) -> str:
+    """An Object Store digest: ``SHA-256=`` and the URL-safe base64 of the sha256."""
+    return "SHA-256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode()
+
+
+def _header(headers: dict[str, Any] | None, name: str) -> str | None:
+    """A header of an object's meta: Go clients write lists of values, so both are read."""
+    value = (headers or {}).get(name)
+    if isinstance(value, list):
+        value = value[0] if value else None
+    return value if isinstance(value, str) else None
+
+
 class EventStore:
     def __init__(self, nc: Client, js: JetStreamContext, stream: str = subjects.STREAM) -> None:
         self.nc = nc
         self.js = js
         self.stream = stream
+        self._archive: ObjectStore | None = None  # bound at the first write
 
     async def last_seq(self, table_id: str) -> int:
-        """The stream sequence of the table's last message, 0 when the table has none. Asks the
-        stream leader (not a possibly lagging replica)."""
+        """The stream sequence of the table's last message, 0 when its subject holds none (a
+        table not yet made, or one retired to the archive). Asks the stream leader (not a
+        possibly lagging replica)."""
         try:
             msg = await self.js.get_last_msg(self.stream, subjects.events_subject(table_id))
         except nats.js.errors.NotFoundError:
@@ -103,32 +226,48 @@ class EventStore:
         """The table's messages with a stream sequence above ``after``, up to ``until`` (default:
         the last one now), in order. Read by batched direct gets (up to ``READ_BATCH`` messages of
         the subject a request, nats-server 2.11+): a read leaves no consumer behind on the server,
-        however often the services catch up, and costs a round trip per batch, not per event."""
+        however often the services catch up, and costs a round trip per batch, not per event.
+
+        A retired table's subject is empty: its messages come from the archive, the same list
+        (a read that finds the subject emptied under it, by a retirement, reads the archive too).
+        """
         last = await self.last_seq(table_id) if until is None else until
+        if until is None and last == 0:
+            return await self.read_archive(table_id, after)
         subject = subjects.events_subject(table_id)
         out: list[Stored] = []
         seq = after + 1
         while seq <= last:
-            batch = await self._direct_batch(
-                table_id, subject, seq, min(READ_BATCH, last - seq + 1)
+            batch = await self.direct_batch(
+                table_id, self.stream, subject, seq, min(READ_BATCH, last - seq + 1)
             )
             if not batch:
+                archived = await self.read_archive(table_id, after, last)
+                if archived and archived[-1].seq == last:
+                    return archived  # retired while we read
                 raise StoreError(f"read {table_id}: no message at or after {seq}")
             out.extend(m for m in batch if m.seq <= last)
             seq = batch[-1].seq + 1
         return out
 
-    async def _direct_batch(
-        self, table_id: str, subject: str, seq: int, count: int
+    async def read_subject(self, table_id: str) -> list[Stored]:
+        """The messages the table's subject holds now, never the archive's."""
+        last = await self.last_seq(table_id)
+        return [] if last == 0 else await self.read(table_id, until=last)
+
+    async def direct_batch(
+        self, table_id: str, stream: str, subject: str, seq: int, count: int, raw: bool = False
     ) -> list[Stored]:
-        """Up to ``count`` messages of ``subject`` from stream sequence ``seq`` on, in one batched
-        direct get: the server answers with one message each, then an end-of-batch status."""
+        """Up to ``count`` messages of ``subject`` (a wildcard matches any subject under it) from
+        stream sequence ``seq`` on, in one batched direct get: the server answers with one
+        message each, then an end-of-batch status. ``raw``: keep the headers the direct get adds
+        (``Nats-Subject`` ...)."""
         inbox = self.nc.new_inbox()
         sub = await self.nc.subscribe(inbox)
         request = msgspec.json.encode({"seq": seq, "next_by_subj": subject, "batch": count})
         out: list[Stored] = []
         try:
-            await self.nc.publish(f"$JS.API.DIRECT.GET.{self.stream}", request, reply=inbox)
+            await self.nc.publish(f"$JS.API.DIRECT.GET.{stream}", request, reply=inbox)
             while True:
                 msg = await sub.next_msg(timeout=READ_TIMEOUT)
                 headers = msg.headers or {}
@@ -142,13 +281,123 @@ class EventStore:
                 number = headers.get("Nats-Sequence")
                 if number is None:
                     raise StoreError(f"read {table_id}: a direct get without a sequence")
-                own = {k: v for k, v in headers.items() if k not in DIRECT_GET_HEADERS}
+                own = {k: v for k, v in headers.items() if raw or k not in DIRECT_GET_HEADERS}
                 out.append(Stored(int(number), msg.data or b"", own))
         except (nats.errors.Error, TimeoutError) as exc:
             raise StoreError(f"read {table_id}: {exc!r}") from exc
         finally:
             with contextlib.suppress(nats.errors.Error):
                 await sub.unsubscribe()
+
+    # --- the archive ---------------------------------------------------------------------------
+
+    async def archived(self, table_id: str) -> ArchiveInfo | None:
+        """The table's object in the archive (its meta, from the archive stream's leader); None
+        when the table is not archived (or the archive bucket does not exist yet)."""
+        try:
+            msg = await self.js.get_last_msg(ARCHIVE_STREAM, archive_meta_subject(table_id))
+        except nats.js.errors.NotFoundError:
+            return None
+        except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
+            raise StoreError(f"archive of {table_id}: {exc!r}") from exc
+        try:
+            info = msgspec.json.decode(msg.data or b"", type=_ObjectInfo)
+            last = int(_header(info.headers, H_LAST_SEQ) or "")
+            count = int(_header(info.headers, H_MESSAGES) or "")
+        except (msgspec.DecodeError, ValueError) as exc:
+            raise ArchiveError(f"archive of {table_id}: bad meta: {exc}") from exc
+        if info.deleted:
+            return None
+        return ArchiveInfo(info.nuid, info.size, info.chunks, info.digest, last, count)
+
+    async def read_archive(
+        self, table_id: str, after: int = 0, until: int | None = None
+    ) -> list[Stored]:
+        """The table's archived messages with a stream sequence above ``after`` (up to
+        ``until``); [] when it is not archived. Its chunks are read by batched direct gets, like
+        a subject (no consumer); a read past the last archived message costs only the meta.
+
+        Raises:
+            StoreError: the archive could not be read (retryable).
+            ArchiveError: the object is not a sound archive of this table.
+        """
+        for _ in range(3):  # an object written again meanwhile: its meta names new chunks
+            info = await self.archived(table_id)
+            if info is None or info.last_seq <= after:
+                return []
+            blob = await self._object(table_id, info)
+            if blob is not None:
+                break
+        else:
+            raise StoreError(f"archive of {table_id}: chunks missing")
+        msgs = decode_archive(table_id, blob)
+        if len(msgs) != info.messages or (msgs and msgs[-1].seq != info.last_seq):
+            raise ArchiveError(f"archive of {table_id}: not the messages its meta says")
+        return [m for m in msgs if m.seq > after and (until is None or m.seq <= until)]
+
+    async def _object(self, table_id: str, info: ArchiveInfo) -> bytes | None:
+        """An object's bytes, checked against its digest; None when its chunks are not all there
+        (a replica behind, or the object written again under new chunks)."""
+        subject = f"$O.{ARCHIVE_BUCKET}.C.{info.nuid}"
+        parts: list[bytes] = []
+        seq = 1
+        while len(parts) < info.chunks:
+            count = min(CHUNK_BATCH, info.chunks - len(parts))
+            batch = await self.direct_batch(table_id, ARCHIVE_STREAM, subject, seq, count)
+            if not batch:
+                return None
+            parts.extend(m.data for m in batch)
+            seq = batch[-1].seq + 1
+        blob = b"".join(parts)
+        if len(blob) != info.size or _object_digest(blob) != info.digest:
+            return None
+        return blob
+
+    async def write_archive(self, table_id: str, msgs: Sequence[Stored]) -> None:
+        """Put the table's messages into the archive (replacing an object of the same name).
+        Every chunk and the meta are acknowledged by JetStream (stored, on a quorum of replicas)
+        before this returns; read it back (``read_archive``) before relying on it."""
+        if not msgs:
+            raise ValueError(f"archive of {table_id}: no messages")
+        blob = encode_archive(table_id, msgs)
+        meta = ObjectMeta(
+            name=table_id,
+            description="Paiju table log (retired)",
+            headers={H_LAST_SEQ: [str(msgs[-1].seq)], H_MESSAGES: [str(len(msgs))]},
+        )
+        try:
+            if self._archive is None:
+                self._archive = await self.js.object_store(ARCHIVE_BUCKET)
+            await self._archive.put(table_id, blob, meta=meta)
+        except (nats.errors.Error, TimeoutError) as exc:
+            raise StoreError(f"archive {table_id}: {exc!r}") from exc
+
+    async def purge(self, table_id: str, through: int) -> None:
+        """Remove the table's messages up to stream sequence ``through`` from the stream (a later
+        one, if any, stays).
+
+        Raises:
+            PurgeDenied: the stream denies purges.
+            StoreError: anything else.
+        """
+        try:
+            await self.js.purge_stream(
+                self.stream, seq=through + 1, subject=subjects.events_subject(table_id)
+            )
+        except nats.js.errors.APIError as exc:
+            if exc.err_code == PURGE_DENIED:
+                raise PurgeDenied(f"purge {table_id}: {exc}") from exc
+            raise StoreError(f"purge {table_id}: {exc}") from exc
+        except (nats.errors.Error, TimeoutError) as exc:
+            raise StoreError(f"purge {table_id}: {exc!r}") from exc
+
+    async def may_purge(self) -> bool:
+        """Whether the stream allows purges (one made before retirement does not)."""
+        try:
+            info = await self.js.stream_info(self.stream)
+        except (nats.errors.Error, TimeoutError) as exc:
+            raise StoreError(f"stream info: {exc!r}") from exc
+        return not info.config.deny_purge
 
     async def append(
         self,
@@ -165,13 +414,24 @@ class EventStore:
         publish; several are an atomic batch, which nats-server stages in a store of its own
         (several fsyncs a batch: about ten times the cost). Both carry the same checks.
 
+        A table's first append (``expected_last`` 0) is also refused when the table was retired
+        (its subject is empty again, its log in the archive): a create retried long after the
+        match ended must not begin a second log under the same id. It is checked before, and
+        after too (a retirement that ran in between is undone: the new messages purged).
+
         Raises:
-            Conflict: the subject moved on, or the messages were appended before.
+            Conflict: the subject moved on, or the messages were appended before, or the table
+                was retired.
             StoreError: anything else (the outcome is then unknown: reload to find out).
         """
         started = time.perf_counter()
         try:
+            if expected_last == 0 and await self.archived(table_id) is not None:
+                raise Conflict("retired: the log is in the archive")
             seq = await self._append(table_id, messages, expected_last, msg_id_prefix, timeout)
+            if expected_last == 0 and await self.archived(table_id) is not None:
+                await self.purge(table_id, through=seq)
+                raise Conflict("retired meanwhile: the log is in the archive")
         except Conflict:
             metrics.APPENDS.labels("conflict").inc()
             raise
@@ -227,8 +487,10 @@ class EventStore:
 async def ensure(
     js: JetStreamContext, replicas: int = 1, stream: str = subjects.STREAM, create: bool = True
 ) -> None:
-    """Create the stream and the KV buckets when they do not exist (every service calls this at
-    start; it is idempotent, and leaves an existing stream's settings to the operator).
+    """Create the stream, the KV buckets and the archive when they do not exist (every service
+    calls this at start; it is idempotent, and leaves an existing stream's settings to the
+    operator: nats-server refuses to turn ``deny_purge`` off on a stream made before retirement,
+    whose tables then stay in it — the table service says so once).
     ``create=False``: a service whose NATS user may not create them (paiju_services.access) waits
     until the table service has."""
     if not create:
@@ -258,8 +520,8 @@ async def ensure(
         num_replicas=replicas,
         allow_direct=True,
         allow_atomic=True,
-        deny_delete=True,  # an event log is append-only
-        deny_purge=True,
+        deny_delete=True,  # an event log is append-only: no message is ever deleted alone
+        deny_purge=False,  # a retired table's subject is purged, once its archive is read back
     )
     for attempt in range(30):
         try:
@@ -270,6 +532,11 @@ async def ensure(
                 (subjects.BOT_TOKENS_BUCKET, 1, "Paiju bots' seat tokens"),
             ):
                 await _ensure_bucket(js, bucket, history, description, replicas)
+            # read by batched direct gets (the retirement pass), never by a consumer
+            await _ensure_bucket(
+                js, RETIRING_BUCKET, 1, "Paiju tables waiting for retirement", replicas, direct=True
+            )
+            await _ensure_archive(js, replicas)
             try:
                 await js.stream_info(stream)
             except nats.js.errors.NotFoundError:
@@ -285,7 +552,12 @@ async def ensure(
 
 
 async def _ensure_bucket(
-    js: JetStreamContext, bucket: str, history: int, description: str, replicas: int
+    js: JetStreamContext,
+    bucket: str,
+    history: int,
+    description: str,
+    replicas: int,
+    direct: bool | None = None,
 ) -> KeyValue:
     try:
         return await js.key_value(bucket)
@@ -299,7 +571,27 @@ async def _ensure_bucket(
                 history=history,
                 storage=StorageType.FILE,
                 replicas=replicas,
+                direct=direct,
             )
         )
         log(logger, "bucket created", bucket=bucket, replicas=replicas)
     return await js.key_value(bucket)
+
+
+async def _ensure_archive(js: JetStreamContext, replicas: int) -> None:
+    """The archive: an Object Store bucket (file storage, direct gets allowed)."""
+    try:
+        await js.object_store(ARCHIVE_BUCKET)
+        return
+    except nats.js.errors.BucketNotFoundError:
+        pass
+    with contextlib.suppress(nats.js.errors.BadRequestError):
+        await js.create_object_store(
+            ARCHIVE_BUCKET,
+            ObjectStoreConfig(
+                description="Paiju retired table logs: one object per table",
+                storage=StorageType.FILE,
+                replicas=replicas,
+            ),
+        )
+        log(logger, "bucket created", bucket=ARCHIVE_BUCKET, replicas=replicas)

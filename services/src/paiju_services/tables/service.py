@@ -53,6 +53,7 @@ from paiju.protocol import Close, Command, Event, HandEnded, SetAuto, decode, en
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import metrics, subjects
+from paiju_services.archive import ENDED, Retirement
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError, short
@@ -208,6 +209,8 @@ class _Meta:
 
 
 class TableService:
+    retirement: Retirement | None = None  # of finished tables, made at first use
+
     def __init__(self, settings: Settings, nc: Client, js: JetStreamContext) -> None:
         self.settings = settings
         self.nc = nc
@@ -530,6 +533,7 @@ class TableService:
             await self._execute(table_id, lambda t: None if t.over else ("close", Close()))
             meta.status = "closed"
             meta.finished_at = time.time()
+            await self.schedule_retirement(table_id, meta.finished_at)
             if await self._update(entry):
                 log(logger, "table closed", table=table_id)
                 return TableClosed(status="closed")
@@ -879,14 +883,22 @@ class TableService:
             await self._finish(table)
 
     async def _finish(self, table: TableLog) -> None:
+        """The directory says the match is over: status ``finished``, its totals and when, once
+        (a table another copy finished, or its owner closed, keeps its entry). Its retirement is
+        scheduled first (paiju_services.archive): a crash between the two leaves a table the
+        sweep finishes again, never one finished but missing from the schedule."""
         entry = await self._meta(table.table_id)
-        if entry.meta.status == "finished":
+        if entry.meta.status in ENDED:
             return
         for _ in range(10):
             entry = await self._meta(table.table_id, fresh=True)
+            if entry.meta.status in ENDED:
+                return
+            finished_at = time.time()
+            await self.schedule_retirement(table.table_id, finished_at)
             entry.meta.status = "finished"
             entry.meta.totals = list(table.state.totals)
-            entry.meta.finished_at = time.time()
+            entry.meta.finished_at = finished_at
             try:
                 entry.revision = await self.tables_kv.update(
                     table.table_id, encoder.encode(entry.meta), last=entry.revision
@@ -899,13 +911,33 @@ class TableService:
 
     async def _sweep_forever(self) -> None:
         while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log(logger, "sweep failed", logging.WARNING, error=repr(exc))
+            for work in (self.sweep, self.retire_finished):
+                try:
+                    await work()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log(
+                        logger, "sweep failed", logging.WARNING, work=work.__name__, error=repr(exc)
+                    )
             await asyncio.sleep(self.settings.sweep_interval)
+
+    # --- retirement (paiju_services.archive) ------------------------------------------------
+
+    def _retirement(self) -> Retirement:
+        if self.retirement is None:  # made at first use: it needs the bound directory
+            self.retirement = Retirement(self.settings, self.store, self.tables_kv, self._lock)
+        return self.retirement
+
+    async def schedule_retirement(self, table_id: str, finished_at: float) -> None:
+        """The table's log leaves the stream for the archive ``retire_after`` seconds after
+        ``finished_at`` (``_finish`` calls it as a table finishes)."""
+        await self._retirement().schedule(table_id, finished_at)
+
+    async def retire_finished(self) -> int:
+        """Retire the tables finished ``retire_after`` seconds ago or more (what is scheduled,
+        never a listing of the directory); returns how many were retired."""
+        return await self._retirement().run()
 
     async def sweep(self) -> int:
         """Run the steps of every table in play; returns how many tables were looked at."""
