@@ -9,7 +9,8 @@ guarantees:
   the archive of retired tables (Object Store ``paiju_archive``) and purges a retired table's
   subject (paiju_services.archive);
 - the gateway, which faces the internet, may send requests to the table service, read the event
-  stream, the archive and the table directory (``paiju_tables``), publish and read presence
+  stream (direct gets, and the publishes to a watched table's subject: no consumer of it), the
+  archive and the table directory (``paiju_tables``), publish and read presence
   (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
   bot token, no change to any bucket or to the archive, no stream created, deleted or purged;
 - the bots service reads the stream through its own durable consumer, reads the archive, the
@@ -99,12 +100,13 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             *_reads(STREAM),
             *_reads(ARCHIVE_STREAM),  # a retired table's log (export, replay, state)
             *_reads(DIRECTORY),
-            *_consumers(STREAM),  # a feed per watched table
             *_consumers(DIRECTORY),  # the lobby's listing
             subjects.PRESENCE_ALL,  # the seats its sockets hold (presence)
             "_INBOX.>",
         ],
-        [subjects.PRESENCE_ALL, "_INBOX.>"],  # and the other copies' presence
+        # the other copies' presence; the publishes to a watched table's subject (its feed's
+        # signs that the log grew: gateway/feeds.py reads what the stream holds)
+        [subjects.PRESENCE_ALL, subjects.EVENTS_ALL, "_INBOX.>"],
     ),
     # people and tools outside the services (an operator's shell, the tests' checks, the load
     # tool's raw JetStream reference): everything

@@ -31,8 +31,11 @@ logger = logging.getLogger("paiju.bus")
 Handler = Callable[[Msg], Awaitable[Reply]]
 
 
-async def connect(settings: Settings, name: str) -> Client:
-    """A connection that reconnects for ever (services outlive a NATS restart)."""
+async def connect(
+    settings: Settings, name: str, reconnected: list[Callable[[], None]] | None = None
+) -> Client:
+    """A connection that reconnects for ever (services outlive a NATS restart). ``reconnected``:
+    called after each reconnection (the list may be filled after the call)."""
 
     async def on_error(exc: Exception) -> None:
         log(logger, "nats error", logging.WARNING, error=repr(exc))
@@ -45,6 +48,8 @@ async def connect(settings: Settings, name: str) -> Client:
 
     async def on_reconnect() -> None:
         log(logger, "nats reconnected")
+        for hook in reconnected or ():
+            hook()
 
     credentials: dict[str, str] = {}
     if settings.nats_user:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
@@ -122,11 +122,13 @@ def get_backend(request: Request[Any, Any, Any]) -> Backend:
 def create_app(settings: Settings) -> Litestar:
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        nc = await bus.connect(settings, settings.instance)
+        reconnected: list[Callable[[], None]] = []
+        nc = await bus.connect(settings, settings.instance, reconnected)
         js = nc.jetstream(timeout=settings.request_timeout)
         await store.ensure(js, settings.replicas, create=False)  # the table service creates
         tables_kv = await js.key_value(subjects.TABLES_BUCKET)
         app.state.backend = Backend(settings, nc, js, tables_kv)
+        reconnected.append(app.state.backend.reconnected)  # its feeds read what they missed
         await app.state.backend.start()
         log(logger, "gateway ready", url=f"http://{settings.host}:{settings.port}/")
         try:

@@ -92,7 +92,7 @@ class Backend:
         self.directory = Directory(tables_kv)  # the lobby's listings (gateway/directory.py)
         self.finished = LRU(settings.max_log_cache)  # finished tables never change
         self.feeds: dict[str, TableFeed] = {}
-        self.feed_lock = asyncio.Lock()
+        self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
         self.live = LRU(settings.max_log_cache)  # live tables' logs, caught up on request
         self.live_lock = asyncio.Lock()
         self.hand_rows: OrderedDict[str, _Hands] = OrderedDict()
@@ -370,16 +370,31 @@ class Backend:
     # --- live feeds ----------------------------------------------------------------------------
 
     async def feed(self, table_id: str) -> TableFeed:
+        """The table's live feed, started on first use. Feeds of different tables start at once
+        (each loads its table's log); the sockets of one table wait for its one start."""
         self.check_id(table_id)
-        async with self.feed_lock:
-            feed = self.feeds.get(table_id)
-            if feed is None or feed.closed:
-                feed = TableFeed(self, table_id)
-                await feed.start()
-                self.feeds[table_id] = feed
-                metrics.FEEDS.set(len(self.feeds))
-            feed.cancel_close()
-            return feed
+        feed = self.feeds.get(table_id)
+        if feed is None or feed.closed:
+            starting = self.starting.get(table_id)
+            if starting is None:
+                starting = asyncio.ensure_future(self._start_feed(table_id))
+                self.starting[table_id] = starting
+                starting.add_done_callback(lambda _: self.starting.pop(table_id, None))
+            feed = await asyncio.shield(starting)
+        feed.cancel_close()
+        return feed
+
+    async def _start_feed(self, table_id: str) -> TableFeed:
+        feed = TableFeed(self, table_id)
+        await feed.start()
+        self.feeds[table_id] = feed
+        metrics.FEEDS.set(len(self.feeds))
+        return feed
+
+    def reconnected(self) -> None:
+        """NATS is back: a feed may have missed the signs of what was appended meanwhile."""
+        for feed in list(self.feeds.values()):
+            feed.poke()
 
     # --- presence ------------------------------------------------------------------------------
 

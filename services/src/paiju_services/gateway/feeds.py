@@ -1,6 +1,16 @@
 """A table's live feed in one gateway copy: the table's log replayed into engine state, kept up
-to date by an ordered JetStream consumer on the table's subject (in order, no gaps, even across a
-NATS reconnect), and every watcher of the table sent its own ``view`` after every event.
+to date by reading what the stream holds after it, and every watcher of the table sent its own
+``view`` after every event.
+
+**No consumer per table.** A feed holds a plain (core NATS) subscription on the table's subject:
+every publish to it reaches the feed too, and is taken only as a sign that the log may have grown
+(a publish JetStream refused — a lost race, a duplicate — reaches it as well). What the feed
+applies is what the stream holds: batched direct gets after its last sequence, in order, so no
+event is missed or applied twice. The sign may come before JetStream has stored the message: the
+feed then reads again, briefly backing off, until it holds the index the message named (a refused
+publish names an index the accepted one fills). A reconnection to NATS, and a slow safety check,
+read too. So a gateway copy watches any number of tables with no JetStream consumer at all (a
+stream allows 1,000 by default, and creating one is a cluster-wide step).
 
 The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
 when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
@@ -22,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from paiju import api
 from paiju.protocol import Event
@@ -30,9 +39,16 @@ from paiju_services import metrics, subjects
 from paiju_services.errors import ServiceError
 from paiju_services.gateway.schemas import Over, StateFrame, encoder
 from paiju_services.logs import log
-from paiju_services.store import Stored
+from paiju_services.store import READ_BATCH, Stored, StoreError
 from paiju_services.tablelog import CorruptLog, TableLog, load
-from paiju_services.tables.clock import QUIET, humans, pending, table_clock, wait_start
+from paiju_services.tables.clock import (
+    QUIET,
+    humans,
+    pending,
+    stream_time,
+    table_clock,
+    wait_start,
+)
 
 if TYPE_CHECKING:
     from paiju_services.gateway.backend import Backend
@@ -42,6 +58,9 @@ logger = logging.getLogger("paiju.gateway.feed")
 # revealed, the next deal committed to): a state in one is shown but not settled, so that a
 # seat acts (a 继续 with its seed) on the state after them
 PASSING_PHASES = frozenset({"reveal", "commit"})
+# seconds between the reads of a feed that is told of a message the stream does not hold yet
+CATCH_UP_BACKOFF = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+SAFETY_CHECK = 30.0  # seconds: a feed reads anyway after so long without a sign
 
 
 class ClockedState(StateFrame, tag="state"):
@@ -121,6 +140,9 @@ class TableFeed:
         self.table: TableLog
         self.watchers: set[Watcher] = set()
         self.sub: Subscription | None = None
+        self.follower: asyncio.Task[None] | None = None
+        self.poked = asyncio.Event()
+        self.wanted = 0  # the log's length the last sign named (its index + 1)
         self.closed = False
         self.closer: asyncio.TimerHandle | None = None
         # the turn clock: the table's seconds per kind, its human seats, and the stream time
@@ -138,18 +160,11 @@ class TableFeed:
         self.connected = self.backend.presence.seats(self.table_id, time.time())
         if not table.over:
             await self._read_clock(since=True)
-            config = ConsumerConfig(
-                deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
-                opt_start_seq=table.last_seq + 1,
-                inactive_threshold=60.0,
+            self.sub = await self.backend.nc.subscribe(
+                subjects.events_subject(self.table_id), cb=self._on_sign
             )
-            self.sub = await self.backend.js.subscribe(
-                subjects.events_subject(self.table_id),
-                stream=subjects.STREAM,
-                ordered_consumer=True,
-                config=config,
-                cb=self._on_msg,
-            )
+            self.follower = asyncio.create_task(self._follow())
+            self.poke()  # what was appended between the load and the subscription
         log(logger, "feed started", table=self.table_id, version=table.version)
 
     async def _read_clock(self, since: bool = False) -> None:
@@ -168,10 +183,7 @@ class TableFeed:
     async def close(self) -> None:
         self.closed = True
         self.cancel_close()
-        if self.sub is not None:
-            with contextlib.suppress(Exception):
-                await self.sub.unsubscribe()
-            self.sub = None
+        await self._stop_following()
         for watcher in self.watchers:
             watcher.push(b"")  # an empty frame: the writer closes the socket
         self.backend.feed_idle(self)
@@ -231,17 +243,71 @@ class TableFeed:
 
     # --- events --------------------------------------------------------------------------------
 
-    async def _on_msg(self, msg: Msg) -> None:
-        seq = msg.metadata.sequence.stream
-        if seq <= self.table.last_seq:
-            return  # already in the replay
+    def poke(self) -> None:
+        """Read what the stream holds after the feed (a reconnection to NATS calls it too)."""
+        self.poked.set()
+
+    async def _on_sign(self, msg: Msg) -> None:
+        """A publish to the table's subject: the log may have grown to the index it names."""
+        index = (msg.headers or {}).get(subjects.H_INDEX)
+        if index is not None and index.lstrip("-").isdigit():
+            self.wanted = max(self.wanted, int(index) + 1)
+        self.poked.set()
+
+    async def _follow(self) -> None:
+        """Apply what the stream holds after the feed whenever a sign comes, until the match is
+        over or the feed closes."""
+        while not self.closed and not self.table.over:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.poked.wait(), SAFETY_CHECK)
+            self.poked.clear()
+            try:
+                await self._catch_up()
+            except StoreError as exc:
+                log(
+                    logger, "feed read failed", logging.WARNING, table=self.table_id, error=str(exc)
+                )
+                await asyncio.sleep(0.5)
+                self.poked.set()
+            except Exception as exc:  # a bug: logged, and the feed goes on with the next sign
+                log(logger, "feed failed", logging.ERROR, table=self.table_id, error=repr(exc))
+                await asyncio.sleep(0.5)
+
+    async def _catch_up(self) -> None:
+        """Read and apply every message after the feed's last; while a sign named an index the
+        stream does not hold yet, read again after a short wait (then give up: the sign was of a
+        refused publish, or a later sign or the safety check reads)."""
+        for wait in (0.0, *CATCH_UP_BACKOFF):
+            if wait:
+                await asyncio.sleep(wait)
+            while not self.closed and not self.table.over:
+                batch = await self.backend.store.direct_batch(
+                    self.table_id,
+                    subjects.STREAM,
+                    subjects.events_subject(self.table_id),
+                    self.table.last_seq + 1,
+                    READ_BATCH,
+                    raw=True,
+                )
+                for stored in batch:
+                    await self._apply(stored)
+                if not batch or batch[-1].headers.get("Nats-Num-Pending", "0") == "0":
+                    break
+            if self.closed or self.table.over or self.table.version >= self.wanted:
+                return
+
+    async def _apply(self, raw: Stored) -> None:
+        if raw.seq <= self.table.last_seq:
+            return  # already applied
+        headers = {k: v for k, v in raw.headers.items() if not k.startswith("Nats-")}
         try:
-            event = self.table.apply(Stored(seq, msg.data, dict(msg.headers or {})))
+            event = self.table.apply(Stored(raw.seq, raw.data, headers))
         except CorruptLog as exc:
             log(logger, "corrupt event", logging.ERROR, table=self.table_id, error=str(exc))
             return
-        if (msg.headers or {}).get(subjects.H_TYPE) not in QUIET:
-            self.since = msg.metadata.timestamp.timestamp()
+        stamp = raw.headers.get("Nats-Time-Stamp")
+        if headers.get(subjects.H_TYPE) not in QUIET and stamp:
+            self.since = stream_time(stamp)
         if event.TYPE == "dealt":
             await self._read_clock()  # the seats are final once a hand is dealt
         self._broadcast(event)
@@ -253,6 +319,17 @@ class TableFeed:
                 with contextlib.suppress(Exception):
                     await self.sub.unsubscribe()
                 self.sub = None
+
+    async def _stop_following(self) -> None:
+        if self.sub is not None:
+            with contextlib.suppress(Exception):
+                await self.sub.unsubscribe()
+            self.sub = None
+        if self.follower is not None and self.follower is not asyncio.current_task():
+            self.follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.follower
+        self.follower = None
 
     def _broadcast(self, event: Event | None) -> None:
         frames: dict[int | None, bytes] = {}
