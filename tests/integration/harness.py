@@ -108,11 +108,14 @@ class Stack:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.gateway_port}"
 
-    def start_nats(self) -> None:
-        self.nats_port = free_port()
+    def start_nats(self, again: bool = False) -> None:
+        """nats-server with JetStream in the stack's store; ``again``: on the port it had (a
+        restart), logging to a file of its own."""
+        if not again:
+            self.nats_port = free_port()
         store = self.root / "jetstream"
         store.mkdir(parents=True, exist_ok=True)
-        log = self.root / "nats.log"
+        log = self.root / ("nats-again.log" if again else "nats.log")
         proc = subprocess.Popen(
             [
                 str(NATS_SERVER),

@@ -29,7 +29,7 @@ import {
 // View keys every game has (the table's and the climbing core's), drawn in their own way.
 const CORE_KEYS = new Set([
   "game", "variant", "players", "phase", "version", "hand_no", "turn", "leader", "commitment",
-  "revealed_seeds", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
+  "revealed_seed", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
   "out", "benched",
 ]);
 // The table's own phases, when no seat acts (the deal and its fairness, the end of a hand); in

@@ -61,7 +61,7 @@ class BotService:
         self.nc = nc
         self.js = js
         self.store = EventStore(nc, js)
-        self.cache = LRU(settings.cache_tables)
+        self.cache = LRU(settings.cache_tables, settings.cache_bytes)
         self.seats: dict[str, dict[int, str | None]] = {}  # table: {bot seat: token}
         self.locks: dict[str, asyncio.Lock] = {}
         self.responder = Responder(nc, subjects.BOTS_QUEUE)

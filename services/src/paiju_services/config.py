@@ -27,6 +27,9 @@ class Settings(msgspec.Struct, kw_only=True):
     metrics_port: int = 0  # Prometheus /metrics on 127.0.0.1:<port> (0: none)
     # table service
     cache_tables: int = 1000  # tables kept hot in memory per copy
+    # the stored bytes of the logs one cache of a copy may hold (the table and bots services' hot
+    # tables, each of the gateway's two log caches); the memory they take is a few times that
+    cache_bytes: int = 64 * 1024 * 1024
     sweep_interval: float = 5.0  # seconds between checks for tables waiting on a table step
     max_retries: int = 20  # lost races retried per command before answering "conflict"
     max_hands: int = 100  # hands per match a table may be created with ("hands" option)

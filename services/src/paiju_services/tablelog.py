@@ -50,6 +50,7 @@ class TableLog:
     # False between the events of one command (e.g. a last card played, the hand not yet
     # scored): such a state is not one a seat can act in
     settled: bool = True
+    nbytes: int = 0  # the stored bytes of its messages (header and events): what caches count
 
     @property
     def version(self) -> int:
@@ -68,7 +69,8 @@ class TableLog:
             config = api.config_from_dict(data["config"])
         except (ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError) as exc:
             raise CorruptLog(f"{table_id}: bad header at seq {first.seq}: {exc}") from exc
-        return cls(table_id, config, api.initial_state(config), first.seq, lines=[first.data])
+        state = api.initial_state(config)
+        return cls(table_id, config, state, first.seq, lines=[first.data], nbytes=len(first.data))
 
     def apply(self, msg: Stored) -> Event:
         try:
@@ -81,6 +83,7 @@ class TableLog:
         self.state = api.evolve(self.state, message)
         self.events.append(message)
         self.lines.append(msg.data)
+        self.nbytes += len(msg.data)
         self.last_seq = msg.seq
         position, _, size = msg.headers.get(subjects.H_BATCH, "1/1").partition("/")
         self.settled = position == size
@@ -109,6 +112,7 @@ class TableLog:
             self.state = api.evolve(self.state, event)
             self.events.append(event)
             self.lines.append(line)
+            self.nbytes += len(line)
         self.last_seq = last_seq
         self.settled = True
 
@@ -136,11 +140,16 @@ async def load(store: EventStore, table_id: str, cached: TableLog | None = None)
 
 
 class LRU(OrderedDict[str, TableLog]):
-    """Hot tables, least recently used dropped first."""
+    """Hot tables, least recently used dropped first, bounded in count (``size``) and in the
+    stored bytes of their logs (``max_bytes``; 0: no bound). The bytes are counted as a table is
+    put (loaded), so a table that grows while cached counts in full at its next load; the table
+    just put always stays, however long its log. What a cached log takes in memory is a few times
+    its stored bytes (decoded events, the state)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, max_bytes: int = 0) -> None:
         super().__init__()
         self.size = size
+        self.max_bytes = max_bytes
 
     def get_fresh(self, key: str) -> TableLog | None:
         value = self.get(key)
@@ -153,3 +162,11 @@ class LRU(OrderedDict[str, TableLog]):
         self.move_to_end(key)
         while len(self) > self.size:
             self.popitem(last=False)
+        if self.max_bytes:
+            total = sum(t.nbytes for t in self.values())
+            while total > self.max_bytes and len(self) > 1:
+                total -= self.popitem(last=False)[1].nbytes
+
+    def stored_bytes(self) -> int:
+        """The stored bytes of the logs held now."""
+        return sum(t.nbytes for t in self.values())

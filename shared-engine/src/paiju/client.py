@@ -109,7 +109,8 @@ def state_from_view(config: Config[Any] | Mapping[str, Any], view: Mapping[str, 
         "turn": view.get("turn"),
         "leader": view.get("leader"),
         "totals": tuple(view.get("totals") or base.totals),
-        "revealed": tuple(view.get("revealed_seeds") or ()),
+        # the view shows the last revealed seed only (the earlier ones are in the log)
+        "revealed": (view["revealed_seed"],) if view.get("revealed_seed") else (),
     }
     last = view.get("last_hand")
     if last is not None:

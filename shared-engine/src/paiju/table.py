@@ -511,7 +511,9 @@ class TableGame(Generic[S]):
             "turn": state.turn,
             "leader": state.leader,
             "commitment": state.commitment,
-            "revealed_seeds": list(state.revealed),
+            # the last hand's seed once revealed (every hand's is in the log): a frame's size does
+            # not grow with the number of hands played
+            "revealed_seed": state.revealed[-1] if state.revealed else None,
             "seat": seat,
             "counts": [len(h) for h in state.hands],
             "totals": list(state.totals),

@@ -90,10 +90,14 @@ class Backend:
         self.store = EventStore(nc, js)
         self.tables_kv = tables_kv
         self.directory = Directory(tables_kv)  # the lobby's listings (gateway/directory.py)
-        self.finished = LRU(settings.max_log_cache)  # finished tables never change
+        self.finished = LRU(
+            settings.max_log_cache, settings.cache_bytes
+        )  # finished tables never change
         self.feeds: dict[str, TableFeed] = {}
         self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
-        self.live = LRU(settings.max_log_cache)  # live tables' logs, caught up on request
+        self.live = LRU(
+            settings.max_log_cache, settings.cache_bytes
+        )  # live tables' logs, caught up on request
         self.live_lock = asyncio.Lock()
         self.hand_rows: OrderedDict[str, _Hands] = OrderedDict()
         self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)

@@ -4,28 +4,22 @@ service writes them, so a listing is a filter over memory — no request to NATS
 of tables or of clients asking. (Reading every entry on each listing cost one KV get per table
 ever made: with a few hundred tables the lobby's listings timed out into ``unavailable``.)
 
-The watch is an ordered consumer: it sees every put in order, starts with the current value of
+The watch (``paiju_services.directory.Watch``, which the table service's index of the tables in
+play shares) is an ordered consumer: it sees every put in order, starts with the current value of
 every key, and is made again after a failure (the entries already known stay until overwritten).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
-import msgspec
 from nats.js.kv import KeyValue
 
-from paiju_services.errors import ServiceError
-from paiju_services.logs import log
+from paiju_services.directory import Watch
 from paiju_services.messages import TableMeta
-
-logger = logging.getLogger("paiju.gateway.directory")
 
 FINISHED = frozenset({"finished", "closed"})
 KEEP_FINISHED = 5000  # finished tables listed in the history (the most recent ones)
-SYNC_TIMEOUT = 10.0  # seconds a listing waits for the index's first full read
 
 
 def when(meta: TableMeta) -> float:
@@ -35,50 +29,21 @@ def when(meta: TableMeta) -> float:
     return meta.created_at
 
 
-class Directory:
+class Directory(Watch):
+    logger = logging.getLogger("paiju.gateway.directory")
+
     def __init__(self, kv: KeyValue, keep_finished: int = KEEP_FINISHED) -> None:
-        self.kv = kv
+        super().__init__(kv)
         self.keep_finished = keep_finished
         self.entries: dict[str, TableMeta] = {}
-        self.synced = asyncio.Event()  # the first full read is done
-        self.task: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
-        self.task = asyncio.create_task(self._follow())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-
-    async def _follow(self) -> None:
-        while True:
-            try:
-                watcher = await self.kv.watchall()
-                async for entry in watcher:
-                    if entry is None:  # every current value has been read
-                        self.synced.set()
-                        continue
-                    self._apply(entry.key, entry.value, entry.operation)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log(logger, "directory watch failed", logging.WARNING, error=repr(exc))
-                await asyncio.sleep(1.0)
-
-    def _apply(self, key: str, value: bytes | None, operation: str | None) -> None:
-        if operation in ("DEL", "PURGE") or not value:
-            self.entries.pop(key, None)
-            return
-        try:
-            meta = msgspec.json.decode(value, type=TableMeta)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            log(logger, "unreadable directory entry", logging.WARNING, table=key, error=str(exc))
-            return
+    def put(self, key: str, meta: TableMeta, revision: int) -> None:
         self.entries[key] = meta
         if meta.status in FINISHED:
             self._trim()
+
+    def drop(self, key: str) -> None:
+        self.entries.pop(key, None)
 
     def _trim(self) -> None:
         """Forget the oldest finished tables beyond ``keep_finished`` (a tenth more first, so
@@ -106,11 +71,7 @@ class Directory:
         Raises:
             ServiceError: ``unavailable`` before the index has read the directory once.
         """
-        if not self.synced.is_set():
-            try:
-                await asyncio.wait_for(self.synced.wait(), SYNC_TIMEOUT)
-            except TimeoutError:
-                raise ServiceError("unavailable") from None
+        await self.ready()
         needle = player.strip().casefold() if player and player.strip() else None
         found = [
             meta

@@ -14,7 +14,7 @@ that kind. A seat whose player left during the match is in 托管 for good: play
 ``AUTO_DELAY``, and never waited for at the 继续 gate.
 
 Every copy of the table service computes the pending deadline of each live table it
-knows: at start and every ``sweep_interval`` (listing the ``paiju_tables`` bucket), and after every
+knows: at start and every ``sweep_interval`` (those in play, kept in an index), and after every
 command or step it handles. When a deadline passes, the copy plays for the seat with the bot's
 choice, appending ``[auto_set (timeout) if not in 托管 yet] + auto_played + the move's events`` as
 one command (id ``auto.<seat>.<version>``) with the expected last subject sequence of the log it
@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 import nats.errors
-import nats.js.errors
 from nats.aio.client import Client
 
 from paiju import api, bots
@@ -425,27 +424,27 @@ class Clock:
                 log(logger, "clock sweep failed", logging.WARNING, error=repr(exc))
             await asyncio.sleep(self.service.settings.sweep_interval)
 
+    def _playing_here(self, table_id: str) -> bool:
+        """Whether this copy's own entry of the table says it is in play (it may have started it
+        a moment before the index heard of it: its timer stays)."""
+        entry = self.service.metas.get(table_id)
+        return entry is not None and entry.meta.status == "playing"
+
     async def sweep(self) -> int:
-        """Compute the deadline of every table in play (the ``paiju_tables`` bucket); returns
-        how many."""
-        try:
-            keys = await self.service.tables_kv.keys()
-        except nats.js.errors.NoKeysError:
-            return 0
+        """Compute the deadline of every table in play (the service's index of them, kept from a
+        watch of the directory: no listing, no read of a table not in play), and drop the timers
+        of tables no longer in play; returns how many tables are in play."""
+        playing = await self.service.playing()
+        ids = {listed.meta.id for listed in playing}
+        for table_id in [t for t in self.timers if t not in ids and not self._playing_here(t)]:
+            _, task = self.timers.pop(table_id)
+            task.cancel()
         count = 0
-        for table_id in keys:
-            try:
-                entry = await self.service._meta(table_id, fresh=True)
-            except ServiceError:
-                continue
-            if entry.meta.status != "playing":
-                old = self.timers.pop(table_id, None)
-                if old is not None:
-                    old[1].cancel()
-                continue
+        for listed in playing:
+            table_id = listed.meta.id
             count += 1
             self.poke(table_id)
-            since = abandon_since(entry.meta, self.service.last_seen(table_id))
+            since = abandon_since(listed.meta, self.service.last_seen(table_id))
             if since is not None and time.time() - since >= self.service.settings.abandon_after:
                 try:
                     await self.abandon(table_id)

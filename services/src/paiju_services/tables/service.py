@@ -17,7 +17,10 @@ engine's ``hand_seed(secret, n)``, an HMAC of the secret: revealing one hand's s
 of the next.
 
 A sweeper finishes the table steps of any table a crashed copy left waiting (e.g. a hand scored
-but its seed not yet revealed), at start and every ``sweep_interval`` seconds.
+but its seed not yet revealed), at start and every ``sweep_interval`` seconds. It, and the clock's
+sweep, go over the tables in play only: each copy keeps their directory entries in memory from a
+watch of the ``paiju_tables`` bucket (``paiju_services.directory.InPlay``), so a sweep neither lists
+the bucket nor reads the entry of a table that is open, finished or closed.
 
 Presence: every copy listens to ``paiju.presence.>`` (the gateway copies say which seats hold a
 socket) and keeps, in memory, when each human seat of a table was last seen connected; the clock's
@@ -56,6 +59,7 @@ from paiju_services import metrics, subjects
 from paiju_services.archive import ENDED, Retirement
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
+from paiju_services.directory import InPlay, Listed
 from paiju_services.errors import RemoteError, ServiceError, short
 from paiju_services.inputs import clean_name
 from paiju_services.logs import log
@@ -216,7 +220,7 @@ class TableService:
         self.nc = nc
         self.store = EventStore(nc, js)
         self.js = js
-        self.cache = LRU(settings.cache_tables)
+        self.cache = LRU(settings.cache_tables, settings.cache_bytes)
         self.metas: dict[str, _Meta] = {}
         self.secrets: dict[str, str] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -224,6 +228,7 @@ class TableService:
         self.sweeper: asyncio.Task[None] | None = None
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
+        self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
         # presence, in memory: table → seat → when a gateway copy last said it holds a socket
         # for it; table → when this copy last handled a seat's own command. A restart forgets
@@ -239,9 +244,12 @@ class TableService:
         """Bind the KV buckets (``start`` does this; a test may use a copy without serving)."""
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
         self.secrets_kv = await self.js.key_value(subjects.SECRETS_BUCKET)
+        self.in_play = InPlay(self.tables_kv)  # its watch starts with ``start`` (or the test's)
 
     async def start(self) -> None:
         await self.open()
+        assert self.in_play is not None
+        await self.in_play.start()  # before the sweeps, which wait for its first full read
         await self.responder.serve(subjects.TABLES_ALL, self._dispatch)
         await self.responder.serve(subjects.HEALTH_TABLES, self._health)
         self.sweeper = asyncio.create_task(self._sweep_forever())
@@ -258,6 +266,8 @@ class TableService:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.sweeper
+        if self.in_play is not None:
+            await self.in_play.stop()
         await self.responder.stop()
         log(logger, "table service stopped", instance=self.settings.instance)
 
@@ -939,17 +949,38 @@ class TableService:
         never a listing of the directory); returns how many were retired."""
         return await self._retirement().run()
 
+    async def playing(self) -> list[Listed]:
+        """The tables in play, as this copy's index of the directory holds them now (no request to
+        NATS once the index has read the directory); the sweeps' tables.
+
+        Raises:
+            ServiceError: ``unavailable`` before the index has read the directory once.
+        """
+        if self.in_play is None:
+            raise ServiceError("unavailable", detail="the directory is not bound (open)")
+        return await self.in_play.listed()
+
+    def _refresh(self, listed: Listed) -> None:
+        """This copy's cached entry of a table in play, brought up to the index's (what a fresh
+        read would have given, without the read): the steps (the 继续 gate's seats) use it."""
+        table_id = listed.meta.id
+        cached = self.metas.get(table_id)
+        if cached is not None and cached.revision >= listed.revision:
+            return
+        if cached is None and len(self.metas) > 4 * self.settings.cache_tables:
+            self.metas.clear()  # bounded memory, as ``_meta`` keeps it
+            self.secrets.clear()
+        # a copy: a cached entry may be changed and written back, the index's is read only
+        meta = msgspec.json.decode(encoder.encode(listed.meta), type=TableMeta)
+        self.metas[table_id] = _Meta(meta, listed.revision)
+
     async def sweep(self) -> int:
-        """Run the steps of every table in play; returns how many tables were looked at."""
-        try:
-            keys = await self.tables_kv.keys()
-        except nats.js.errors.NoKeysError:
-            return 0
+        """Run the steps of every table in play (``playing``: this copy's index of them, no
+        listing of the directory); returns how many tables were looked at."""
         count = 0
-        for table_id in keys:
-            entry = await self._meta(table_id, fresh=True)
-            if entry.meta.status != "playing":
-                continue
+        for listed in await self.playing():
+            table_id = listed.meta.id
+            self._refresh(listed)
             count += 1
             async with self._lock(table_id):
                 try:
