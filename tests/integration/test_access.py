@@ -132,3 +132,30 @@ async def test_the_gateway_reads_what_it_serves(system: Stack) -> None:
         assert json.loads(entry.value or b"{}")["id"] == table_id
     finally:
         await client.close()
+
+
+async def test_the_bots_service_reads_no_log(system: Stack) -> None:
+    """The bots service plays from the turns offered to its seats (their views only): it may not
+    read a table's log, which holds every hand as dealt, nor the archive of finished logs."""
+    table_id = await a_table(system)
+    client = await connect(system, "bots")
+    try:
+        js = client.jetstream(timeout=1.0)
+        refused = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
+        with pytest.raises(refused):
+            await js.get_msg(
+                subjects.STREAM,
+                seq=1,
+                subject=subjects.events_subject(table_id),
+                direct=True,
+                next=True,
+            )
+        with pytest.raises(refused):
+            await js.get_last_msg(subjects.STREAM, subjects.events_subject(table_id))
+        with pytest.raises(refused):
+            await js.subscribe(subjects.events_subject(table_id), ordered_consumer=True)
+        # what it may read: the turns stream's own information
+        info = await js.stream_info(subjects.TURNS_STREAM)
+        assert info.config.subjects == [subjects.TURNS_ALL]
+    finally:
+        await client.close()

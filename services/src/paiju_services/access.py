@@ -13,8 +13,9 @@ guarantees:
   archive and the table directory (``paiju_tables``), publish and read presence
   (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
   bot token, no change to any bucket or to the archive, no stream created, deleted or purged;
-- the bots service reads the stream through its own durable consumer, reads the archive, the
-  directory and its bots' seat tokens, sends commands and joins, and nothing else.
+- the bots service reads the turns the table service offers its seats (stream PAIJU_TURNS: each
+  the seat's own view, through its durable consumer), the directory and its bots' seat tokens,
+  sends commands and joins, and nothing else: no log, so no card its seats may not see.
 
 A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
 violation, and a request on it gets no answer.
@@ -69,6 +70,7 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
     "tables": (
         [
             subjects.EVENTS_ALL,  # the one writer of the logs
+            subjects.TURNS_ALL,  # bot seats' turns (their views) for the bots service
             "$JS.API.>",  # creates the stream and the buckets, reads, appends, purges
             "$KV.>",  # the directory, the secrets, the bots' tokens, the retirement schedule
             f"$O.{ARCHIVE_BUCKET}.>",  # the archive's chunks and metas (retired tables' logs)
@@ -82,11 +84,10 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "paiju.tables.*.command",
             "paiju.tables.*.join",
             "$JS.API.INFO",
-            *_reads(STREAM),
-            *_reads(ARCHIVE_STREAM),  # a retired table's log
+            f"$JS.API.STREAM.INFO.{subjects.TURNS_STREAM}",
             *_reads(DIRECTORY),
             *_reads(BOT_TOKENS),
-            *_consumers(STREAM, BOTS_CONSUMER),
+            *_consumers(subjects.TURNS_STREAM, BOTS_CONSUMER),  # its seats' turns, their views only
             f"$KV.{subjects.BOT_TOKENS_BUCKET}.>",  # its bots' seat tokens
             "_INBOX.>",
         ],

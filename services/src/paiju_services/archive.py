@@ -4,9 +4,9 @@ archive, and stays readable and exportable exactly as before.
 **The archive** is an Object Store bucket, ``paiju_archive`` (store.ARCHIVE_BUCKET), holding one
 object per retired table, named by its id: its messages as ``EventStore.read`` returns them
 (stream sequence, bytes, headers), msgpack then zlib (store.encode_archive). ``EventStore.read``
-falls back to it when the table's subject is empty, so the table service, the gateway (log,
-export, ``/state?at=N``, the replay, hands) and the bots read a retired table as they read a hot
-one, and get the very same ``Stored`` list.
+falls back to it when the table's subject is empty, so the table service and the gateway (log,
+export, ``/state?at=N``, the replay, hands) read a retired table as they read a hot one, and get
+the very same ``Stored`` list.
 
 **The schedule** costs what is pending, not what ever existed: the table service writes the key
 ``<table>`` (value: when it finished) into the KV bucket ``paiju_retiring`` as the table finishes

@@ -2,12 +2,15 @@
 command path as a person (a NATS request to the table service with the seat's token), choosing
 each move with ``paiju.bots.choose``.
 
-It learns that a bot is to move from the event stream itself: a durable pull consumer
-(``paiju-bots``) over every table's subject, shared by all copies of the service. After each
-event it brings its copy of that table up to date and, if a bot seat is to move, plays. The
-command id is the table's version (``bot.v<N>``), so two copies that act on the same turn append
-one move. An event is acknowledged only once its move is accepted (or there is none): a move that
-could not be sent (the table service restarting) is retried, so a bot never stalls a game.
+It learns that a bot is to move from the table service, which offers each bot seat's turn on
+``paiju.turns.<table>`` (the work-queue stream PAIJU_TURNS, ``messages.BotTurn``): the seat's view
+at the table's version and nothing more. The bots service reads no log and holds no card its
+seats may not see: it rebuilds a state of its own from the view (``paiju.client.state_from_view``,
+as the browser does) and chooses in it. A durable pull consumer (``paiju-bots``) is shared by all
+copies. The command id is the table's version (``bot.v<N>``), so two copies (or a turn offered
+twice) append one move. A turn is acknowledged only once its move is accepted (or is not to be
+made): a move that could not be sent (the table service restarting) is retried, and a turn lost
+on the way is offered again by the table service's sweep, so a bot never stalls a game.
 
 Seat tokens are kept in the ``paiju_bot_tokens`` KV bucket, so any copy can play any bot seat.
 """
@@ -30,6 +33,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.kv import KeyValue
 
 from paiju import api, bots
+from paiju.client import state_from_view
 from paiju.protocol import encode
 from paiju_services import metrics, subjects
 from paiju_services.bus import Responder, request
@@ -37,6 +41,7 @@ from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError
 from paiju_services.logs import log
 from paiju_services.messages import (
+    BotTurn,
     CommandDone,
     FillSeats,
     Health,
@@ -47,8 +52,6 @@ from paiju_services.messages import (
     SeatsFilled,
     TableMeta,
 )
-from paiju_services.store import EventStore, StoreError
-from paiju_services.tablelog import LRU, CorruptLog, load
 
 logger = logging.getLogger("paiju.bots")
 
@@ -60,10 +63,7 @@ class BotService:
         self.settings = settings
         self.nc = nc
         self.js = js
-        self.store = EventStore(nc, js)
-        self.cache = LRU(settings.cache_tables, settings.cache_bytes)
         self.seats: dict[str, dict[int, str | None]] = {}  # table: {bot seat: token}
-        self.locks: dict[str, asyncio.Lock] = {}
         self.responder = Responder(nc, subjects.BOTS_QUEUE)
         self.tasks: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(64)
@@ -78,18 +78,18 @@ class BotService:
         self.tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
         config = ConsumerConfig(
             durable_name=subjects.BOTS_CONSUMER,
-            description="Paiju bots: every table event, to find a bot's turn",
-            filter_subject=subjects.EVENTS_ALL,
-            deliver_policy=DeliverPolicy.NEW,
+            description="Paiju bots: the turns of bot seats (their views only)",
+            filter_subject=subjects.TURNS_ALL,
+            deliver_policy=DeliverPolicy.ALL,
             ack_policy=AckPolicy.EXPLICIT,
             ack_wait=max(30.0, 4 * self.settings.bot_delay + 10),
             max_ack_pending=1000,
             max_deliver=100,
         )
         with contextlib.suppress(nats.js.errors.BadRequestError):  # exists (another copy)
-            await self.js.add_consumer(subjects.STREAM, config)
+            await self.js.add_consumer(subjects.TURNS_STREAM, config)
         sub = await self.js.pull_subscribe_bind(
-            durable=subjects.BOTS_CONSUMER, stream=subjects.STREAM
+            durable=subjects.BOTS_CONSUMER, stream=subjects.TURNS_STREAM
         )
         self.sub = sub
         self.consumer = asyncio.create_task(self._consume(sub))
@@ -111,7 +111,7 @@ class BotService:
         log(logger, "bots service stopped", instance=self.settings.instance, moves=self.moves)
 
     async def _health(self, msg: Msg) -> Reply:
-        return Health(instance=self.settings.instance, tables=len(self.cache))
+        return Health(instance=self.settings.instance, tables=len(self.seats))
 
     # --- taking seats -----------------------------------------------------------------------------
 
@@ -164,6 +164,8 @@ class BotService:
             except nats.js.errors.KeyNotFoundError:
                 seats[seat] = None  # seated, its token not stored yet
         if meta.status != "open":  # the seats are final once the table is full
+            if len(self.seats) >= 4 * self.settings.cache_tables:
+                self.seats.clear()  # bounded: a table's seats are read again when needed
             self.seats[table_id] = seats
         return seats
 
@@ -202,71 +204,56 @@ class BotService:
             self.slots.release()
 
     async def _turn(self, msg: Msg) -> float | None:
-        """Play a bot's move if one is to move now. None: done; a number: retry in that many
-        seconds."""
-        table_id = subjects.table_of(msg.subject)
-        if (msg.headers or {}).get(subjects.H_TYPE) == "paiju_log":
+        """Play the offered turn if its seat is a bot's. None: done (or not to be done); a
+        number: retry in that many seconds."""
+        try:
+            turn = msgspec.json.decode(msg.data, type=BotTurn)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            log(logger, "unreadable turn", logging.ERROR, subject=msg.subject, error=str(exc))
             return None
+        table_id, seat = turn.table, turn.seat
         seats = await self._bot_seats(table_id)
-        if not seats:
+        if seat not in seats:
             return None
-        lock = self.locks.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            try:
-                table = await load(self.store, table_id, self.cache.get_fresh(table_id))
-            except (StoreError, CorruptLog) as exc:
-                log(logger, "table not readable", logging.WARNING, table=table_id, error=str(exc))
-                return 1.0
-            if table is None:
-                return None
-            if table.over:
-                self.cache.pop(table_id, None)
-                self.seats.pop(table_id, None)
-                self.locks.pop(table_id, None)
-                return None
-            self.cache.put(table_id, table)
-            seat = api.to_move(table.state)
-            if seat is None or seat not in seats:
-                return None
-            token = seats[seat]
-            if token is None:
-                self.seats.pop(table_id, None)
-                return 0.2  # the seat was just taken: its token is on its way to the bucket
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
-            command = bots.choose(table.state, seat)
-            t0 = time.perf_counter()
-            try:
-                done = await request(
-                    self.nc,
-                    subjects.table_subject(table_id, "command"),
-                    SeatCommand(id=f"bot.v{table.version}", token=token, command=encode(command)),
-                    CommandDone,
-                    timeout=self.settings.request_timeout,
-                    unavailable="unavailable",
-                )
-            except (ServiceError, RemoteError) as exc:
-                code = exc.code if isinstance(exc, ServiceError) else exc.error.code
-                log(
-                    logger,
-                    "bot move not taken",
-                    logging.WARNING,
-                    table=table_id,
-                    seat=seat,
-                    code=code,
-                )
-                metrics.BOT_MOVES.labels(code).inc()
-                return 0.5 if code in RETRY_CODES else None
-            self.moves += 1
-            metrics.BOT_MOVES.labels("duplicate" if done.duplicate else "accepted").inc()
-            log(
-                logger,
-                "bot moved",
-                table=table_id,
-                seat=seat,
-                type=command.TYPE,
-                version=table.version,
-                duplicate=done.duplicate,
-                ms=round((time.perf_counter() - t0) * 1000, 2),
+        token = seats[seat]
+        if token is None:
+            self.seats.pop(table_id, None)
+            return 0.2  # the seat was just taken: its token is on its way to the bucket
+        try:
+            state = state_from_view(turn.config, turn.view)
+        except (ValueError, KeyError, TypeError) as exc:
+            log(logger, "turn not readable", logging.ERROR, table=table_id, error=repr(exc))
+            return None
+        if api.to_move(state) != seat:
+            return None
+        if self.settings.bot_delay:
+            await asyncio.sleep(self.settings.bot_delay)
+        command = bots.choose(state, seat)
+        t0 = time.perf_counter()
+        try:
+            done = await request(
+                self.nc,
+                subjects.table_subject(table_id, "command"),
+                SeatCommand(id=f"bot.v{turn.version}", token=token, command=encode(command)),
+                CommandDone,
+                timeout=self.settings.request_timeout,
+                unavailable="unavailable",
             )
-            return None
+        except (ServiceError, RemoteError) as exc:
+            code = exc.code if isinstance(exc, ServiceError) else exc.error.code
+            log(logger, "bot move not taken", logging.WARNING, table=table_id, seat=seat, code=code)
+            metrics.BOT_MOVES.labels(code).inc()
+            return 0.5 if code in RETRY_CODES else None
+        self.moves += 1
+        metrics.BOT_MOVES.labels("duplicate" if done.duplicate else "accepted").inc()
+        log(
+            logger,
+            "bot moved",
+            table=table_id,
+            seat=seat,
+            type=command.TYPE,
+            version=turn.version,
+            duplicate=done.duplicate,
+            ms=round((time.perf_counter() - t0) * 1000, 2),
+        )
+        return None

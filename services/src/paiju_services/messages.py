@@ -162,6 +162,18 @@ class FillSeats(Request):
     seats: list[int]
 
 
+class BotTurn(msgspec.Struct, kw_only=True):
+    """A bot seat is to act (``paiju.turns.<table>``, stream PAIJU_TURNS): what that seat may see
+    and nothing more — its view at the table's ``version`` — and the table's config, from which
+    the bots service rebuilds a state of its own (``paiju.client.state_from_view``) to choose in."""
+
+    table: str
+    seat: int
+    version: int
+    config: dict[str, Any]
+    view: dict[str, Any]
+
+
 class SeatsFilled(Reply):
     seats: list[int] = msgspec.field(default_factory=list)
 

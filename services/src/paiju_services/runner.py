@@ -13,7 +13,7 @@ from typing import Protocol
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from paiju_services import bus, logs, metrics, store
+from paiju_services import bus, logs, metrics, store, subjects
 from paiju_services.config import Settings
 from paiju_services.logs import log
 
@@ -31,8 +31,10 @@ Factory = Callable[[Settings, Client, JetStreamContext], Service]
 async def run_service(name: str, settings: Settings, factory: Factory) -> None:
     nc = await bus.connect(settings, settings.instance)
     js = nc.jetstream(timeout=settings.request_timeout)
-    # the table service creates the stream and buckets; the others may not (access.ROLES)
-    await store.ensure(js, settings.replicas, create=name == "tables")
+    # the table service creates the streams and buckets; the others may not (access.ROLES), and
+    # wait for theirs: the bots service reads the turns offered to its seats, not the logs
+    stream = subjects.TURNS_STREAM if name == "bots" else subjects.STREAM
+    await store.ensure(js, settings.replicas, stream=stream, create=name == "tables")
     service = factory(settings, nc, js)
     metrics.serve(settings.metrics_port)
     await service.start()

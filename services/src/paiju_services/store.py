@@ -537,6 +537,7 @@ async def ensure(
                 js, RETIRING_BUCKET, 1, "Paiju tables waiting for retirement", replicas, direct=True
             )
             await _ensure_archive(js, replicas)
+            await _ensure_turns(js, replicas)
             try:
                 await js.stream_info(stream)
             except nats.js.errors.NotFoundError:
@@ -549,6 +550,34 @@ async def ensure(
             log(logger, "jetstream not ready", logging.WARNING, attempt=attempt, error=repr(exc))
             await asyncio.sleep(1.0)
     raise StoreError("JetStream did not become ready")
+
+
+TURNS_MAX_AGE = 24 * 3600.0  # seconds a bot's turn nobody took stays offered
+
+
+async def _ensure_turns(js: JetStreamContext, replicas: int) -> None:
+    """The stream of bot seats' turns (``messages.BotTurn``): a work queue — a turn is removed
+    once the bots service acknowledges it — deduplicated by message id (the table service offers
+    a turn again on each sweep while it is not taken)."""
+    try:
+        await js.stream_info(subjects.TURNS_STREAM)
+        return
+    except nats.js.errors.NotFoundError:
+        pass
+    config = StreamConfig(
+        name=subjects.TURNS_STREAM,
+        description="Paiju bot seats' turns: the seat's view only",
+        subjects=[subjects.TURNS_ALL],
+        storage=StorageType.FILE,
+        retention=RetentionPolicy.WORK_QUEUE,
+        max_age=TURNS_MAX_AGE,
+        max_msg_size=MAX_MSG_SIZE,
+        duplicate_window=DUPLICATE_WINDOW,
+        num_replicas=replicas,
+    )
+    with contextlib.suppress(nats.js.errors.BadRequestError):
+        await js.add_stream(config)
+        log(logger, "stream created", stream=subjects.TURNS_STREAM, replicas=replicas)
 
 
 async def _ensure_bucket(

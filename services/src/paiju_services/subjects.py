@@ -25,7 +25,11 @@ PRESENCE_ALL = f"{PRESENCE_PREFIX}.>"
 TABLES_BUCKET = "paiju_tables"  # table directory: config, seats (token hashes), status
 SECRETS_BUCKET = "paiju_secrets"  # each table's secret base seed; never in the event stream
 BOT_TOKENS_BUCKET = "paiju_bot_tokens"  # the bots service's seat tokens: <table>.<seat>
-BOTS_CONSUMER = "paiju-bots"  # durable pull consumer of the bots service over EVENTS_ALL
+BOTS_CONSUMER = "paiju-bots"  # durable pull consumer of the bots service over TURNS_ALL
+# a bot seat's turn as the table service offers it: that seat's view only (paiju.turns.<table>)
+TURNS_STREAM = "PAIJU_TURNS"
+TURNS_PREFIX = "paiju.turns"
+TURNS_ALL = f"{TURNS_PREFIX}.>"
 
 # message headers on every stored event
 H_COMMAND = "Paiju-Command"  # the command id that caused the event
@@ -40,6 +44,10 @@ COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 def events_subject(table_id: str) -> str:
     return f"{EVENTS_PREFIX}.{table_id}"
+
+
+def turns_subject(table_id: str) -> str:
+    return f"{TURNS_PREFIX}.{table_id}"
 
 
 def presence_subject(table_id: str) -> str:

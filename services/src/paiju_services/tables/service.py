@@ -66,6 +66,7 @@ from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
     BotsAdded,
+    BotTurn,
     CloseTable,
     CommandDone,
     CreateTable,
@@ -94,6 +95,7 @@ from paiju_services.tables import clock as clocks
 logger = logging.getLogger("paiju.tables")
 
 Plan = Callable[[TableLog], tuple[str, Command] | None]
+TURN_REOFFER = 60.0  # seconds: the sweep offers a bot's turn nobody took again after so long
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
 MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
 
@@ -869,9 +871,10 @@ class TableService:
         command = table_command(state, self.secrets[table_id])  # per-hand seeds: HMAC of it
         return None if command is None else (f"table.{command.TYPE}.{hand_no}", command)
 
-    async def _steps(self, table_id: str) -> None:
+    async def _steps(self, table_id: str, again: bool = False) -> None:
         """Run the table's steps until a seat is to act or the match is over (caller holds the
-        table's lock)."""
+        table's lock); a bot seat to act is offered its turn (``again``: the sweep offers it once
+        more, a minute on, if nobody took it)."""
         self.clock.poke(table_id)  # its deadline, once the lock is free
         table = await self._table(table_id)
         if table.over:
@@ -891,6 +894,39 @@ class TableService:
             table = await self._table(table_id)
         if table.over:
             await self._finish(table)
+        else:
+            await self._offer_turn(table, again)
+
+    async def _offer_turn(self, table: TableLog, again: bool) -> None:
+        """If a bot seat is to act, offer its turn to the bots service (``paiju.turns.<table>``):
+        the seat's view and nothing more, so the bots service reads no log and holds no card its
+        seats may not see. Offered once per version (the message id); a lost offer is made again
+        by the sweep. A failure is logged: the sweep offers again."""
+        seat = api.to_move(table.state)
+        entry = self.metas.get(table.table_id)
+        if seat is None or entry is None or not table.settled:
+            return
+        if seat >= len(entry.meta.seats) or entry.meta.seats[seat].kind != "bot":
+            return
+        turn = BotTurn(
+            table=table.table_id,
+            seat=seat,
+            version=table.version,
+            config=table.config.to_dict(),
+            view=table.view(seat),
+        )
+        msg_id = f"{table.table_id}:turn:{table.version}"
+        if again:
+            msg_id += f":{int(time.time() // TURN_REOFFER)}"
+        try:
+            await self.js.publish(
+                subjects.turns_subject(table.table_id),
+                encoder.encode(turn),
+                timeout=self.settings.request_timeout,
+                headers={"Nats-Msg-Id": msg_id},
+            )
+        except (nats.errors.Error, TimeoutError) as exc:
+            log(logger, "turn not offered", logging.WARNING, table=table.table_id, error=repr(exc))
 
     async def _finish(self, table: TableLog) -> None:
         """The directory says the match is over: status ``finished``, its totals and when, once
@@ -984,7 +1020,7 @@ class TableService:
             count += 1
             async with self._lock(table_id):
                 try:
-                    await self._steps(table_id)
+                    await self._steps(table_id, again=True)
                 except (ServiceError, RuleError, StoreError) as exc:
                     log(
                         logger,
