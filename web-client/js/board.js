@@ -372,7 +372,7 @@ function leadInfo(ctx, lead) {
     `${seatName(ctx, lead.seat)} · `,
     h("span.lead-kind-name", null, kindName(words, lead.kind)),
     suit ? [" · ", h("span.lead-suit", { dataset: { suit: String(lead.suit) } }, t("ledSuit", { suit }))] : null,
-    ` · ${lead.cards.map(cardText).join(" ")}`,
+    h("span.lead-cards", null, ` · ${lead.cards.map(cardText).join(" ")}`),
     typeof top === "number" ? [" · ", h("span.trick-top", { dataset: { seat: String(top) } }, t("onTop", { name: seatName(ctx, top) }))] : null,
   );
 }
