@@ -57,6 +57,8 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     continue_button.wait_for(timeout=120_000)
     page.wait_for_timeout(500)
     assert continue_button.is_visible()
+    # the head names the hand whose sheet is up, though the next deal is committed to already
+    assert page.locator(".table-sub").inner_text().startswith("第 1 局")
     waiting = page.locator(".continue-waiting")
     assert "Ann" in waiting.inner_text() and "继续" in waiting.inner_text()  # who is still to press
     assert page.locator(".sheet-actions .turn-clock.countdown").count() == 1

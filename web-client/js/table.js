@@ -747,7 +747,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     const variant = variantOf(s.game, s.config?.variant);
     title.textContent = `${gameName(s.game) || s.config?.game || ""} · ${variantName(variant)}`;
     const bits = [];
-    if (s.view?.hand_no) bits.push(t("handNo", { n: s.view.hand_no }));
+    // while a hand's sheet is up the next deal is already committed to: the head names the hand shown
+    const shownHand = handOver(s.view) ? s.view.last_hand.hand_no : s.view?.hand_no;
+    if (shownHand) bits.push(t("handNo", { n: shownHand }));
     bits.push(`${t("table")} ${tableId.slice(0, 8)}`);
     if (s.seat === null) bits.push(t("spectating"));
     const rules = houseRulesText(variant, s.config?.options);
