@@ -1,5 +1,6 @@
 """Watched tables are not bounded by JetStream consumers (gateway/feeds.py): a feed follows its
-table with a plain subscription to the table's subject and batched direct gets, so a gateway
+table with a plain subscription to what the stream republishes of it (and batched direct gets on
+a gap), so a gateway
 watching many tables holds no consumer of the event stream (a stream allows 1,000 by default, the
 cap every watched table used to count against). Feeds of many tables start at once, and a
 spectator of a table played by bots sees every event's index once, in order, to the end."""

@@ -9,7 +9,7 @@ guarantees:
   the archive of retired tables (Object Store ``paiju_archive``) and purges a retired table's
   subject (paiju_services.archive);
 - the gateway, which faces the internet, may send requests to the table service, read the event
-  stream (direct gets, and the publishes to a watched table's subject: no consumer of it), the
+  stream (direct gets, and what it stored of a watched table, republished: no consumer of it), the
   archive and the table directory (``paiju_tables``), publish and read presence
   (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
   bot token, no change to any bucket or to the archive, no stream created, deleted or purged;
@@ -105,9 +105,9 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             subjects.PRESENCE_ALL,  # the seats its sockets hold (presence)
             "_INBOX.>",
         ],
-        # the other copies' presence; the publishes to a watched table's subject (its feed's
-        # signs that the log grew: gateway/feeds.py reads what the stream holds)
-        [subjects.PRESENCE_ALL, subjects.EVENTS_ALL, "_INBOX.>"],
+        # the other copies' presence; what the stream stored of a watched table, republished
+        # (its feed: gateway/feeds.py)
+        [subjects.PRESENCE_ALL, subjects.STORED_ALL, "_INBOX.>"],
     ),
     # people and tools outside the services (an operator's shell, the tests' checks, the load
     # tool's raw JetStream reference): everything

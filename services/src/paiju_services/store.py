@@ -44,6 +44,7 @@ from nats.js.api import (
     KeyValueConfig,
     ObjectMeta,
     ObjectStoreConfig,
+    RePublish,
     RetentionPolicy,
     StorageType,
     StreamConfig,
@@ -522,6 +523,7 @@ async def ensure(
         allow_atomic=True,
         deny_delete=True,  # an event log is append-only: no message is ever deleted alone
         deny_purge=False,  # a retired table's subject is purged, once its archive is read back
+        republish=REPUBLISH,  # each stored message on paiju.stored.<table>: the gateway's feeds
     )
     for attempt in range(30):
         try:
@@ -539,17 +541,36 @@ async def ensure(
             await _ensure_archive(js, replicas)
             await _ensure_turns(js, replicas)
             try:
-                await js.stream_info(stream)
+                info = await js.stream_info(stream)
             except nats.js.errors.NotFoundError:
                 with contextlib.suppress(nats.js.errors.BadRequestError):
                     await js.add_stream(config)
                     log(logger, "stream created", stream=stream, replicas=replicas)
+            else:
+                await _ensure_republish(js, info.config)
             return
         except (nats.errors.TimeoutError, nats.js.errors.ServiceUnavailableError) as exc:
             # a cluster still electing its JetStream meta leader
             log(logger, "jetstream not ready", logging.WARNING, attempt=attempt, error=repr(exc))
             await asyncio.sleep(1.0)
     raise StoreError("JetStream did not become ready")
+
+
+REPUBLISH = RePublish(src=subjects.EVENTS_ALL, dest=subjects.STORED_ALL)
+
+
+async def _ensure_republish(js: JetStreamContext, config: StreamConfig) -> None:
+    """A stream made before the feeds followed its republished messages gets them (the one
+    setting of an existing stream this changes: without it a gateway's feeds would only catch up
+    at their safety check)."""
+    if config.republish is not None:
+        return
+    config.republish = REPUBLISH
+    try:
+        await js.update_stream(config)
+        log(logger, "stream republishes", stream=config.name)
+    except nats.js.errors.APIError as exc:
+        log(logger, "stream does not republish", logging.ERROR, stream=config.name, error=str(exc))
 
 
 TURNS_MAX_AGE = 24 * 3600.0  # seconds a bot's turn nobody took stays offered

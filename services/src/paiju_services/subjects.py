@@ -10,6 +10,9 @@ import re
 STREAM = "PAIJU_EVENTS"
 EVENTS_PREFIX = "paiju.events"  # the table's log: paiju.events.<table>
 EVENTS_ALL = f"{EVENTS_PREFIX}.>"
+# what the stream stored, republished by it on a core subject: paiju.stored.<table> (a feed's)
+STORED_PREFIX = "paiju.stored"
+STORED_ALL = f"{STORED_PREFIX}.>"
 
 TABLES_CREATE = "paiju.tables.create"
 TABLES_ALL = "paiju.tables.>"  # the table service listens here: paiju.tables.<table>.<verb>
@@ -48,6 +51,10 @@ def events_subject(table_id: str) -> str:
 
 def turns_subject(table_id: str) -> str:
     return f"{TURNS_PREFIX}.{table_id}"
+
+
+def stored_subject(table_id: str) -> str:
+    return f"{STORED_PREFIX}.{table_id}"
 
 
 def presence_subject(table_id: str) -> str:

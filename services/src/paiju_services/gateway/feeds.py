@@ -2,15 +2,16 @@
 to date by reading what the stream holds after it, and every watcher of the table sent its own
 ``view`` after every event.
 
-**No consumer per table.** A feed holds a plain (core NATS) subscription on the table's subject:
-every publish to it reaches the feed too, and is taken only as a sign that the log may have grown
-(a publish JetStream refused — a lost race, a duplicate — reaches it as well). What the feed
-applies is what the stream holds: batched direct gets after its last sequence, in order, so no
-event is missed or applied twice. The sign may come before JetStream has stored the message: the
-feed then reads again, briefly backing off, until it holds the index the message named (a refused
-publish names an index the accepted one fills). A reconnection to NATS, and a slow safety check,
-read too. So a gateway copy watches any number of tables with no JetStream consumer at all (a
-stream allows 1,000 by default, and creating one is a cluster-wide step).
+**No consumer per table.** The stream republishes every message it stores on a core subject,
+``paiju.stored.<table>`` (the stream's ``republish``), with its stream sequence and the sequence
+of the subject's message before it (``Nats-Last-Sequence``). A feed holds a plain subscription on
+its table's: a message whose previous sequence is the feed's last is applied as it comes, with no
+read; one that shows a gap (a message the feed did not get: it subscribed after it, NATS
+reconnected, the stream's leader changed) makes the feed read what the stream holds after its
+last sequence, by batched direct gets, in order — so no event is missed or applied twice. A
+reconnection to NATS, and a slow safety check, read too. So a gateway copy watches any number of
+tables with no JetStream consumer at all (a stream allows 1,000 by default, and creating one is a
+cluster-wide step), and a stored event reaches the feed in one hop.
 
 The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
 when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
@@ -58,9 +59,7 @@ logger = logging.getLogger("paiju.gateway.feed")
 # revealed, the next deal committed to): a state in one is shown but not settled, so that a
 # seat acts (a 继续 with its seed) on the state after them
 PASSING_PHASES = frozenset({"reveal", "commit"})
-# seconds between the reads of a feed that is told of a message the stream does not hold yet
-CATCH_UP_BACKOFF = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
-SAFETY_CHECK = 30.0  # seconds: a feed reads anyway after so long without a sign
+SAFETY_CHECK = 30.0  # seconds: a feed reads anyway after so long without a stored message
 
 
 class ClockedState(StateFrame, tag="state"):
@@ -142,7 +141,10 @@ class TableFeed:
         self.sub: Subscription | None = None
         self.follower: asyncio.Task[None] | None = None
         self.poked = asyncio.Event()
-        self.wanted = 0  # the log's length the last sign named (its index + 1)
+        # republished messages not applied yet, by the sequence of the subject's message before
+        # each; ``must_read``: a gap, a reconnection or the safety check asks for a read
+        self.pushed: dict[int, Stored] = {}
+        self.must_read = False
         self.closed = False
         self.closer: asyncio.TimerHandle | None = None
         # the turn clock: the table's seconds per kind, its human seats, and the stream time
@@ -161,7 +163,7 @@ class TableFeed:
         if not table.over:
             await self._read_clock(since=True)
             self.sub = await self.backend.nc.subscribe(
-                subjects.events_subject(self.table_id), cb=self._on_sign
+                subjects.stored_subject(self.table_id), cb=self._on_stored
             )
             self.follower = asyncio.create_task(self._follow())
             self.poke()  # what was appended between the load and the subscription
@@ -245,21 +247,30 @@ class TableFeed:
 
     def poke(self) -> None:
         """Read what the stream holds after the feed (a reconnection to NATS calls it too)."""
+        self.must_read = True
         self.poked.set()
 
-    async def _on_sign(self, msg: Msg) -> None:
-        """A publish to the table's subject: the log may have grown to the index it names."""
-        index = (msg.headers or {}).get(subjects.H_INDEX)
-        if index is not None and index.lstrip("-").isdigit():
-            self.wanted = max(self.wanted, int(index) + 1)
-        self.poked.set()
+    async def _on_stored(self, msg: Msg) -> None:
+        """A message the stream stored, republished: kept for the follower, in order."""
+        headers = dict(msg.headers or {})
+        try:
+            seq = int(headers["Nats-Sequence"])
+            before = int(headers.get("Nats-Last-Sequence", "0"))
+        except (KeyError, ValueError):
+            self.poke()
+            return
+        if seq > self.table.last_seq:
+            self.pushed[before] = Stored(seq, msg.data, headers)
+            self.poked.set()
 
     async def _follow(self) -> None:
-        """Apply what the stream holds after the feed whenever a sign comes, until the match is
-        over or the feed closes."""
+        """Apply what the stream stored whenever it says so, until the match is over or the feed
+        closes."""
         while not self.closed and not self.table.over:
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(self.poked.wait(), SAFETY_CHECK)
+            except TimeoutError:
+                self.must_read = True
             self.poked.clear()
             try:
                 await self._catch_up()
@@ -268,32 +279,41 @@ class TableFeed:
                     logger, "feed read failed", logging.WARNING, table=self.table_id, error=str(exc)
                 )
                 await asyncio.sleep(0.5)
-                self.poked.set()
-            except Exception as exc:  # a bug: logged, and the feed goes on with the next sign
+                self.poke()
+            except Exception as exc:  # a bug: logged, and the feed goes on with the next message
                 log(logger, "feed failed", logging.ERROR, table=self.table_id, error=repr(exc))
                 await asyncio.sleep(0.5)
 
     async def _catch_up(self) -> None:
-        """Read and apply every message after the feed's last; while a sign named an index the
-        stream does not hold yet, read again after a short wait (then give up: the sign was of a
-        refused publish, or a later sign or the safety check reads)."""
-        for wait in (0.0, *CATCH_UP_BACKOFF):
-            if wait:
-                await asyncio.sleep(wait)
-            while not self.closed and not self.table.over:
-                batch = await self.backend.store.direct_batch(
-                    self.table_id,
-                    subjects.STREAM,
-                    subjects.events_subject(self.table_id),
-                    self.table.last_seq + 1,
-                    READ_BATCH,
-                    raw=True,
-                )
-                for stored in batch:
-                    await self._apply(stored)
-                if not batch or batch[-1].headers.get("Nats-Num-Pending", "0") == "0":
-                    break
-            if self.closed or self.table.over or self.table.version >= self.wanted:
+        """Apply the republished messages that follow on from the feed's last; on a gap (or when
+        asked) read and apply every message after it, then go on with those that follow."""
+        while not self.closed and not self.table.over:
+            while (stored := self.pushed.pop(self.table.last_seq, None)) is not None:
+                await self._apply(stored)
+                if self.closed or self.table.over:
+                    return
+            stale = [before for before in self.pushed if before < self.table.last_seq]
+            for before in stale:
+                del self.pushed[before]
+            if not (self.pushed or self.must_read):
+                return
+            self.must_read = False
+            await self._read_after()
+
+    async def _read_after(self) -> None:
+        """Every message the stream holds after the feed's last, by batched direct gets."""
+        while not self.closed and not self.table.over:
+            batch = await self.backend.store.direct_batch(
+                self.table_id,
+                subjects.STREAM,
+                subjects.events_subject(self.table_id),
+                self.table.last_seq + 1,
+                READ_BATCH,
+                raw=True,
+            )
+            for stored in batch:
+                await self._apply(stored)
+            if not batch or batch[-1].headers.get("Nats-Num-Pending", "0") == "0":
                 return
 
     async def _apply(self, raw: Stored) -> None:
@@ -306,8 +326,8 @@ class TableFeed:
             log(logger, "corrupt event", logging.ERROR, table=self.table_id, error=str(exc))
             return
         stamp = raw.headers.get("Nats-Time-Stamp")
-        if headers.get(subjects.H_TYPE) not in QUIET and stamp:
-            self.since = stream_time(stamp)
+        if headers.get(subjects.H_TYPE) not in QUIET:
+            self.since = stream_time(stamp) if stamp else time.time()
         if event.TYPE == "dealt":
             await self._read_clock()  # the seats are final once a hand is dealt
         self._broadcast(event)
