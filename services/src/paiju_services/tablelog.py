@@ -163,7 +163,7 @@ class LRU(OrderedDict[str, TableLog]):
         while len(self) > self.size:
             self.popitem(last=False)
         if self.max_bytes:
-            total = sum(t.nbytes for t in self.values())
+            total = self.stored_bytes()
             while total > self.max_bytes and len(self) > 1:
                 total -= self.popitem(last=False)[1].nbytes
 

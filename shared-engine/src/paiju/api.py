@@ -122,6 +122,11 @@ def to_move(state: State) -> int | None:
     return get_game(state.config.game).to_move(state)
 
 
+def passing(state: State) -> bool:
+    """Whether the table leaves this state at once by its own step (``TableGame.passing``)."""
+    return get_game(state.config.game).passing(state)
+
+
 def clock_kind(state: State) -> str | None:
     """The kind of decision the table waits for (``play``, ``bid``, ``bury``, ``continue``),
     which its turn clock times; None when it waits for nobody (``TableGame.clock_kind``)."""

@@ -489,6 +489,12 @@ class TableGame(Generic[S]):
         return None
 
     @staticmethod
+    def passing(state: TableState) -> bool:
+        """Whether the table leaves this state at once by its own step (a hand ended: its seed
+        is revealed, the next deal committed to): no seat acts on such a state."""
+        return state.phase in ("reveal", "commit")
+
+    @staticmethod
     def between_hands(state: TableState) -> bool:
         """Whether a hand of the match has ended and the next is not yet dealt (the score sheet
         is shown; seats may press 继续, and add their seeds once the next deal is committed to)."""

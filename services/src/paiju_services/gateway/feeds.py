@@ -55,10 +55,6 @@ if TYPE_CHECKING:
     from paiju_services.gateway.backend import Backend
 
 logger = logging.getLogger("paiju.gateway.feed")
-# phases the table service leaves at once, by its own next step (a hand ended: the seed is
-# revealed, the next deal committed to): a state in one is shown but not settled, so that a
-# seat acts (a 继续 with its seed) on the state after them
-PASSING_PHASES = frozenset({"reveal", "commit"})
 SAFETY_CHECK = 30.0  # seconds: a feed reads anyway after so long without a stored message
 
 
@@ -364,7 +360,9 @@ class TableFeed:
         metrics.FRAME_ENCODINGS.inc()
         state = self.table.state
         moves: list[dict[str, Any]] | None = None
-        settled = self.table.settled and state.phase not in PASSING_PHASES
+        # a state the table leaves at once by its own step (api.passing) is shown, not settled:
+        # a seat acts (a 继续 with its seed) on the state after it
+        settled = self.table.settled and not api.passing(state)
         if settled and seat is not None and api.to_move(state) == seat:
             moves = api.legal_moves_json(state, seat)
         due = (
