@@ -6,16 +6,34 @@ cannot append either; a client without credentials is refused."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import json
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import nats
 import nats.errors
 import pytest
 from e2e.stack import Stack, running_stack
 from nats.aio.client import Client
 
-from paiju_services import subjects
+from integration.harness import Socket, join, logged_states, new_table, owner, play_seat
+from paiju import api
+from paiju.api import list_games
+from paiju.registry import get_game
+from paiju.selfcheck import codes_in, without_hidden_hands
+from paiju_services import access, subjects
+from paiju_services.store import ARCHIVE_STREAM
+from paiju_services.views import (
+    VIEWS_ALL,
+    VIEWS_PREFIX,
+    SealBroken,
+    seat_of_subject,
+    unseal,
+    view_key,
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +57,8 @@ async def connect(stack: Stack, role: str | None) -> Client:
     if role is not None:
         password = (stack.root / "secrets" / f"{role}.password").read_text().strip()
         credentials = {"user": role, "password": password}
+        if role != "operator":  # replies come to the role's own inbox prefix, as bus.connect does
+            credentials["inbox_prefix"] = access.inbox_prefix(role)
     nc = await nats.connect(
         f"nats://127.0.0.1:{nats_port(stack)}",
         allow_reconnect=False,
@@ -113,23 +133,43 @@ async def test_secrets_are_out_of_reach(system: Stack, role: str, bucket: str) -
         await client.close()
 
 
-async def test_the_gateway_reads_what_it_serves(system: Stack) -> None:
-    """The positive control: the same credentials do read a table's log and its directory
-    entry (so the refusals above are permissions, not a broken connection)."""
-    table_id = await a_table(system)
-    client = await connect(system, "gateway")
-    try:
-        js = client.jetstream(timeout=2.0)
-        first = await js.get_msg(
+async def assert_reads_no_log(client: Client, table_id: str) -> None:
+    """Neither a direct get nor a message get nor a consumer of the table's log is allowed."""
+    js = client.jetstream(timeout=1.0)
+    refused = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
+    with pytest.raises(refused):
+        await js.get_msg(
             subjects.STREAM,
             seq=1,
             subject=subjects.events_subject(table_id),
             direct=True,
             next=True,
         )
-        assert json.loads(first.data)["type"] == "paiju_log"
+    with pytest.raises(refused):
+        await js.get_last_msg(subjects.STREAM, subjects.events_subject(table_id))
+    with pytest.raises(refused):
+        await js.subscribe(subjects.events_subject(table_id), ordered_consumer=True)
+
+
+async def test_the_gateway_reads_no_log(system: Stack) -> None:
+    """The gateway serves views the table service writes: it may not read a table's log, which
+    holds every hand as dealt. The positive control: the same credentials read the table's
+    directory entry and the stream's information (so the refusals are permissions)."""
+    table_id = await a_table(system)
+    client = await connect(system, "gateway")
+    try:
+        js = client.jetstream(timeout=1.0)
+        await assert_reads_no_log(client, table_id)
+        # nor another role's replies (the bots' joins carry their seats' tokens)
+        await client.subscribe(f"{access.inbox_prefix('bots')}.>")
+        await asyncio.sleep(0.2)  # the server's violation notice reaches the client
+        refused_inbox = f'permissions violation for subscription to "{access.inbox("bots")}"'
+        said = [str(e).lower() for e in client.errors]  # type: ignore[attr-defined]
+        assert any(refused_inbox.lower() in e for e in said), said
         entry = await (await js.key_value(subjects.TABLES_BUCKET)).get(table_id)
         assert json.loads(entry.value or b"{}")["id"] == table_id
+        info = await js.stream_info(subjects.STREAM)
+        assert info.config.republish is not None and info.config.republish.headers_only
     finally:
         await client.close()
 
@@ -141,21 +181,136 @@ async def test_the_bots_service_reads_no_log(system: Stack) -> None:
     client = await connect(system, "bots")
     try:
         js = client.jetstream(timeout=1.0)
-        refused = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
-        with pytest.raises(refused):
-            await js.get_msg(
-                subjects.STREAM,
-                seq=1,
-                subject=subjects.events_subject(table_id),
-                direct=True,
-                next=True,
-            )
-        with pytest.raises(refused):
-            await js.get_last_msg(subjects.STREAM, subjects.events_subject(table_id))
-        with pytest.raises(refused):
-            await js.subscribe(subjects.events_subject(table_id), ordered_consumer=True)
+        await assert_reads_no_log(client, table_id)
         # what it may read: the turns stream's own information
         info = await js.stream_info(subjects.TURNS_STREAM)
         assert info.config.subjects == [subjects.TURNS_ALL]
     finally:
         await client.close()
+
+
+GAMES = [(game["id"], game["variants"][0]["id"]) for game in list_games()]
+SHORTER = {"tiaoshu": {"limit": 40}}  # as test_every_game: the match end is the same rule
+
+
+async def play_with_bots(http: httpx.AsyncClient, ws: str, game: str, variant: str) -> str:
+    """A match of ``game``: a person at seat 0 (a WebSocket through the gateway), bots at the
+    others, played to the end."""
+    table = await new_table(http, game=game, variant=variant, options=SHORTER.get(game, {}))
+    token = await join(http, table, "玩家", seat=0)
+    filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    assert filled.status_code == 200, filled.text
+    sock = await Socket.open(ws, table, token)
+    try:
+        await play_seat(sock, 0, pace=0.05)
+    finally:
+        await sock.close()
+    return table
+
+
+async def test_the_gateway_s_credentials_never_read_a_hidden_card(system: Stack) -> None:
+    """A process holding the gateway's credentials listens to everything they let it, while a
+    match of every game is played (a person through the gateway, bots at the other seats): the
+    views of every table, the headers the stream republishes, presence, and the gateway's own
+    replies. It reads the spectators' views in clear, and nothing in them is hidden; a seat's
+    views are sealed, and open only with that seat's token — which the gateway sees only for the
+    players it serves (their join's reply). So it reads no card but the public ones and the hands
+    of the seats whose players it serves; never a bot's, never a card still hidden from them."""
+    received: list[tuple[str, dict[str, str], bytes]] = []
+
+    async def record(msg: Any) -> None:
+        headers = dict(msg.headers or {})
+        if (msg.reply or "").startswith(f"$JS.ACK.KV_{subjects.TABLES_BUCKET}."):
+            headers["Nats-Stream"] = f"KV_{subjects.TABLES_BUCKET}"  # the lobby's watch
+        received.append((msg.subject, headers, msg.data))
+
+    spy = await connect(system, "gateway")
+    try:
+        for subject in (VIEWS_ALL, subjects.STORED_ALL, subjects.PRESENCE_ALL):
+            await spy.subscribe(subject, cb=record)
+        await spy.subscribe(access.inbox("gateway"), cb=record)  # every copy's replies
+        await spy.flush()
+        base = f"127.0.0.1:{system.port}"
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+            tables = await asyncio.gather(
+                *(play_with_bots(http, f"ws://{base}", g, v) for g, v in GAMES)
+            )
+            await asyncio.sleep(0.5)
+            states = {t: (await logged_states(http, t))[1] for t in tables}
+        assert not spy.errors  # type: ignore[attr-defined]
+    finally:
+        await spy.close()
+
+    # the seat tokens the spy saw pass: the join replies of the players the gateway serves
+    keys = [
+        view_key(reply["token"])
+        for subject, headers, data in received
+        if subject.startswith(access.inbox_prefix("gateway"))
+        and data
+        and "Nats-Stream" not in headers
+        and {"seat", "token"} <= (reply := json.loads(data)).keys()
+    ]
+    assert len(keys) == len(tables)
+
+    def opened(candidates: list[str], seat: int, data: bytes) -> tuple[str, bytes]:
+        """The table and the body of a sealed view, opened with a key the spy holds."""
+        with pytest.raises(ValueError):
+            json.loads(data)  # sealed: no card in clear
+        for table in candidates:
+            for key in keys:
+                with contextlib.suppress(SealBroken):
+                    return table, unseal(key, table, seat, data)
+        raise AssertionError(f"a sealed view of seat {seat} that no token the gateway saw opens")
+
+    def check(table: str, index: int, seat: int | None, body: bytes) -> None:
+        view = json.loads(body)["view"]
+        state = states[table][index]
+        assert view == api.view(state, seat), (table, index, seat)
+        if state.phase not in get_game(state.config.game).seat_phases:
+            return  # between hands: the ended hand is shown whole, to all
+        public = codes_in(api.view(without_hidden_hands(state, seat), seat))
+        assert not codes_in(view) - public, (table, index, seat)
+
+    counts = {"spectators": 0, "seats": 0}
+    for subject, headers, data in received:
+        if subject.startswith(subjects.STORED_PREFIX):
+            assert data == b""  # the stream republishes headers only: no event reaches it
+            continue
+        if subject.startswith(subjects.PRESENCE_PREFIX):
+            assert not codes_in(json.loads(data))
+            continue
+        if subject.startswith(VIEWS_PREFIX):
+            table, seat = subject.split(".")[2], seat_of_subject(subject)
+            index = int(headers[subjects.H_INDEX])
+            candidates = [table]
+        else:  # a reply: only a view's carries cards; the others (create, join, acks) none
+            if not data:
+                continue  # a JetStream status (the lobby's watch of the directory): no body
+            stream = headers.get("Nats-Stream")
+            if stream is not None:  # a read: the directory, or an ended table's archived log
+                assert stream in (f"KV_{subjects.TABLES_BUCKET}", ARCHIVE_STREAM), stream
+                continue
+            reply = json.loads(data)
+            if "data" not in reply:
+                assert not codes_in(reply), reply
+                continue
+            seat, index, data = reply["seat"], reply["index"], base64.b64decode(reply["data"])
+            candidates = list(tables)
+            if seat is None:  # the spectators' view now, in clear: of one of the tables
+                view = json.loads(data)["view"]
+                candidates = [
+                    t
+                    for t in tables
+                    if index < len(states[t]) and view == api.view(states[t][index], None)
+                ]
+                assert candidates, view
+            table = candidates[0]
+        if seat is None:
+            check(table, index, None, data)
+            counts["spectators"] += 1
+        else:
+            assert seat == 0  # a bot's seat is never published
+            table, body = opened(candidates, seat, data)
+            check(table, index, seat, body)
+            counts["seats"] += 1
+    assert counts["spectators"] > 100 and counts["seats"] > 100, counts

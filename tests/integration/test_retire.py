@@ -29,7 +29,7 @@ from nats.js.api import StorageType, StreamConfig
 
 from integration import harness
 from paiju.log import audit
-from paiju_services import subjects
+from paiju_services import access, subjects
 from paiju_services.config import Settings
 from paiju_services.messages import TableMeta, encoder
 from paiju_services.store import (
@@ -72,7 +72,13 @@ def nats_url(stack: Stack) -> str:
 
 async def connect(stack: Stack, role: str) -> Client:
     password = (stack.root / "secrets" / f"{role}.password").read_text().strip()
-    return await nats.connect(nats_url(stack), user=role, password=password, allow_reconnect=False)
+    return await nats.connect(
+        nats_url(stack),
+        user=role,
+        password=password,
+        allow_reconnect=False,
+        inbox_prefix=access.inbox_prefix(role) if role != "operator" else "_INBOX",
+    )
 
 
 def bot_table(stack: Stack, request_id: str | None = None) -> str:
@@ -207,17 +213,20 @@ async def test_a_finished_table_is_retired_and_reads_the_same(system: Stack) -> 
         finally:
             await sock.close()
 
-        # the gateway's own credentials read the archive; the bots', which read no log, do not
+        # the gateway's own credentials read the archive (and no live log); the bots', which
+        # read no log, read neither
         client = await connect(system, "gateway")
         try:
             mine = EventStore(client, client.jetstream(timeout=2.0))
-            assert await mine.read(tables[0]) == stored[tables[0]]
+            assert await mine.read_archive(tables[0]) == stored[tables[0]]
+            with pytest.raises(StoreError):
+                await mine.read(live)
         finally:
             await client.close()
         client = await connect(system, "bots")
         try:
             with pytest.raises(StoreError):
-                await EventStore(client, client.jetstream(timeout=1.0)).read(tables[0])
+                await EventStore(client, client.jetstream(timeout=1.0)).read_archive(tables[0])
         finally:
             await client.close()
 

@@ -8,16 +8,19 @@ guarantees:
   table secrets (bucket ``paiju_secrets``); it alone creates the stream and the buckets, writes
   the archive of retired tables (Object Store ``paiju_archive``) and purges a retired table's
   subject (paiju_services.archive);
-- the gateway, which faces the internet, may send requests to the table service, read the event
-  stream (direct gets, and what it stored of a watched table, republished: no consumer of it), the
-  archive and the table directory (``paiju_tables``), publish and read presence
-  (``paiju.presence.>``: which seats hold a socket), and nothing else: no append, no secret, no
-  bot token, no change to any bucket or to the archive, no stream created, deleted or purged;
+- the gateway, which faces the internet, may send requests to the table service, receive the
+  views the table service publishes (a seat's sealed with the key of its token: views.py) and
+  the headers of what the stream stores, read the archive (ended tables' logs) and the table
+  directory (``paiju_tables``), publish and read presence (``paiju.presence.>``: which seats hold
+  a socket), and nothing else: no read of the event stream (so no hidden card), no append, no
+  secret, no bot token, no change to any bucket or to the archive, no stream created, deleted or
+  purged;
 - the bots service reads the turns the table service offers its seats (stream PAIJU_TURNS: each
   the seat's own view, through its durable consumer), the directory and its bots' seat tokens,
   sends commands and joins, and nothing else: no log, so no card its seats may not see.
 
-A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
+Each role receives replies on its own inbox prefix (``_INBOX_<role>``), so none reads another's
+answers. A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
 violation, and a request on it gets no answer.
 """
 
@@ -30,6 +33,7 @@ from pathlib import Path
 
 from paiju_services import subjects
 from paiju_services.store import ARCHIVE_BUCKET, ARCHIVE_STREAM
+from paiju_services.views import VIEWS_ALL
 
 STREAM = subjects.STREAM
 DIRECTORY = f"KV_{subjects.TABLES_BUCKET}"
@@ -64,6 +68,24 @@ def _consumers(stream: str, name: str = "*") -> list[str]:
     ]
 
 
+def inbox(role: str) -> str:
+    """The replies a role's connections may receive: its own inbox prefix (``bus.connect`` sets
+    it), so no other role reads its answers — a join's token, a sealed view."""
+    return f"{inbox_prefix(role)}.>"
+
+
+def answers(*askers: str) -> list[str]:
+    """The inboxes of the roles whose requests a role answers. ``allow_responses`` lets a reply
+    through only on the connection (and node) the request came in on; a responder that
+    reconnected to another node meanwhile needs the asker's inbox allowed outright (a reply
+    subject is unguessable: being able to publish there reads nothing)."""
+    return [inbox(asker) for asker in askers]
+
+
+def inbox_prefix(role: str) -> str:
+    return f"_INBOX_{role}"
+
+
 # role → (subjects it may publish to, subjects it may subscribe to); replies to requests it
 # receives are allowed by ``allow_responses``.
 ROLES: dict[str, tuple[list[str], list[str]]] = {
@@ -75,9 +97,11 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "$KV.>",  # the directory, the secrets, the bots' tokens, the retirement schedule
             f"$O.{ARCHIVE_BUCKET}.>",  # the archive's chunks and metas (retired tables' logs)
             "paiju.bots.fill",
-            "_INBOX.>",
+            VIEWS_ALL,  # every audience's view after every event (views.py)
+            inbox("tables"),
+            *answers("gateway", "bots"),
         ],
-        ["paiju.tables.>", "paiju.health.tables", subjects.PRESENCE_ALL, "_INBOX.>"],
+        ["paiju.tables.>", "paiju.health.tables", subjects.PRESENCE_ALL, inbox("tables")],
     ),
     "bots": (
         [
@@ -89,25 +113,26 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             *_reads(BOT_TOKENS),
             *_consumers(subjects.TURNS_STREAM, BOTS_CONSUMER),  # its seats' turns, their views only
             f"$KV.{subjects.BOT_TOKENS_BUCKET}.>",  # its bots' seat tokens
-            "_INBOX.>",
+            inbox("bots"),
+            *answers("tables"),
         ],
-        ["paiju.bots.fill", "paiju.health.bots", "_INBOX.>"],
+        ["paiju.bots.fill", "paiju.health.bots", inbox("bots")],
     ),
     "gateway": (
         [
             "paiju.tables.>",  # requests to the table service (create, join, command, bots)
             "paiju.health.>",
             "$JS.API.INFO",
-            *_reads(STREAM),
-            *_reads(ARCHIVE_STREAM),  # a retired table's log (export, replay, state)
+            f"$JS.API.STREAM.INFO.{STREAM}",  # that the store is up (its counts, no message)
+            *_reads(ARCHIVE_STREAM),  # an ended table's log (export, replay, state, hands)
             *_reads(DIRECTORY),
             *_consumers(DIRECTORY),  # the lobby's listing
             subjects.PRESENCE_ALL,  # the seats its sockets hold (presence)
-            "_INBOX.>",
+            inbox("gateway"),
         ],
-        # the other copies' presence; what the stream stored of a watched table, republished
-        # (its feed: gateway/feeds.py)
-        [subjects.PRESENCE_ALL, subjects.STORED_ALL, "_INBOX.>"],
+        # the other copies' presence; the views of the watched tables (a seat's sealed with its
+        # token's key); the headers (no body) of what the stream stored (gateway/feeds.py)
+        [subjects.PRESENCE_ALL, VIEWS_ALL, subjects.STORED_ALL, inbox("gateway")],
     ),
     # people and tools outside the services (an operator's shell, the tests' checks, the load
     # tool's raw JetStream reference): everything

@@ -208,13 +208,9 @@ class Retirement:
             return False  # not finished yet (or its directory entry not yet written): wait
         msgs = await self.store.read_subject(table_id)
         if msgs:
-            if not ended(msgs):
+            if not await self.archive(table_id, msgs):
                 log(logger, "retirement of a log not ended", logging.WARNING, table=table_id)
                 return False
-            if not await self._holds(table_id, msgs):
-                await self.store.write_archive(table_id, msgs)
-                if await self.store.read_archive(table_id) != msgs:
-                    raise StoreError(f"archive of {table_id}: read back differs from the log")
             await self.store.purge(table_id, through=msgs[-1].seq)
             if await self.store.last_seq(table_id) != 0:
                 log(logger, "retired log still has messages", logging.ERROR, table=table_id)
@@ -234,6 +230,26 @@ class Retirement:
             bytes=sum(len(m.data) for m in msgs),
             ms=round((time.perf_counter() - started) * 1000, 2),
         )
+        return True
+
+    async def archive(self, table_id: str, msgs: list[Stored] | None = None) -> bool:
+        """Write the table's ended log to the archive, unless it holds it already, and read it
+        back to compare (step 2 of a retirement; the table service does it as the match ends, so
+        the gateway reads ended logs from the archive alone). False: the log is not ended.
+
+        Raises:
+            StoreError: NATS failed, or the archive did not read back as written.
+        """
+        if msgs is None:
+            msgs = await self.store.read_subject(table_id)
+            if not msgs:  # retired already: the archive holds it, or nothing does
+                return ended(await self.store.read_archive(table_id))
+        if not ended(msgs):
+            return False
+        if not await self._holds(table_id, msgs):
+            await self.store.write_archive(table_id, msgs)
+            if await self.store.read_archive(table_id) != msgs:
+                raise StoreError(f"archive of {table_id}: read back differs from the log")
         return True
 
     async def _holds(self, table_id: str, msgs: list[Stored]) -> bool:

@@ -21,6 +21,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from paiju.errors import RuleError
+from paiju_services import access
 from paiju_services.config import Settings, nats_servers
 from paiju_services.errors import UNAVAILABLE, RemoteError, ServiceError, error_body
 from paiju_services.logs import log
@@ -55,6 +56,8 @@ async def connect(
     if settings.nats_user:
         credentials["user"] = settings.nats_user
         credentials["password"] = Path(settings.nats_password_file).read_text().strip()
+        # replies come to the role's own prefix: the only inboxes its user may read (access.py)
+        credentials["inbox_prefix"] = access.inbox_prefix(settings.nats_user)
     nc = await nats.connect(
         servers=nats_servers(settings),
         name=name,

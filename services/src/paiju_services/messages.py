@@ -143,6 +143,64 @@ class StartRematch(Request):
     token: str  # a seat token of the finished table
 
 
+class ViewWanted(Request):
+    """An audience's view of a table now (``paiju.tables.<table>.view``): a seat's with its token,
+    else the spectators'."""
+
+    token: str | None = None
+
+
+class ViewNow(Reply):
+    """``data``: the ``views.ViewBody`` (JSON) at ``index``, sealed with the seat's view key for a
+    seat (``views.seal``), in clear for the spectators."""
+
+    seat: int | None = None
+    index: int = 0
+    data: bytes = b""
+
+
+class StateWanted(Request):
+    """A spectator's view of a live table after its first ``at`` events (None: now)."""
+
+    at: int | None = None
+
+
+class PublicState(Reply):
+    """What anybody may see of a table at an index: the spectators' view; every seat's hand once
+    the table is over. Answered by the table service for a live table, by the gateway from the
+    archived log for an ended one (``tablelog.public_state``)."""
+
+    table: str = ""
+    index: int = 0  # events applied (0: before the first event)
+    events: int = 0  # events in the log now
+    finished: bool = False
+    view: dict[str, Any] = msgspec.field(default_factory=dict)
+    hands: list[list[str]] | None = None
+
+
+class ArchiveWanted(Request):
+    """An ended table's log into the archive now, if it is not there yet
+    (``paiju.tables.<table>.archive``): ``not_finished`` for a live table."""
+
+
+class Archived(Reply):
+    events: int = 0
+
+
+class HandsWanted(Request):
+    pass
+
+
+class HandsSoFar(Reply):
+    """Every hand scored so far (each a public ``hand_ended``) with the running totals after it."""
+
+    table: str = ""
+    version: int = 0  # events in the log read
+    finished: bool = False
+    hands: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    totals: list[int] = msgspec.field(default_factory=list)
+
+
 class RematchStarted(Reply):
     table: str = ""  # the new table: the same seat there, with the same token
     seat: int = -1

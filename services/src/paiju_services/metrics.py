@@ -39,6 +39,9 @@ RETRIES = Counter("paiju_command_retries", "Lost races and refusals on a stale c
 REBUILDS = Counter("paiju_rebuilds", "Table logs loaded or caught up from the stream")
 REBUILD_EVENTS = Counter("paiju_rebuild_events", "Events replayed while loading table logs")
 HOT_TABLES = Gauge("paiju_hot_tables", "Tables held in this copy's memory")
+VIEWS_OUT = Counter(
+    "paiju_views_published", "Views published (each audience of each appended event: views.py)"
+)
 
 # --- gateway ---------------------------------------------------------------------------------------
 SOCKETS = Gauge("paiju_sockets", "Open WebSockets")
@@ -46,7 +49,7 @@ FEEDS = Gauge("paiju_live_feeds", "Tables this gateway copy watches (live feeds)
 FRAMES_OUT = Counter("paiju_frames_out", "Frames queued to WebSockets")
 BYTES_OUT = Counter("paiju_frame_bytes_out", "Bytes of the frames queued to WebSockets")
 FRAME_ENCODINGS = Counter(
-    "paiju_frame_encodings", "State frames encoded (once per audience and event)"
+    "paiju_frame_encodings", "State frames made (once per audience and view: views.frame)"
 )
 
 # --- bots service ----------------------------------------------------------------------------------

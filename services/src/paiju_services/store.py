@@ -556,14 +556,15 @@ async def ensure(
     raise StoreError("JetStream did not become ready")
 
 
-REPUBLISH = RePublish(src=subjects.EVENTS_ALL, dest=subjects.STORED_ALL)
+# headers only: the gateway learns that (and which version) a table stored, never what
+REPUBLISH = RePublish(src=subjects.EVENTS_ALL, dest=subjects.STORED_ALL, headers_only=True)
 
 
 async def _ensure_republish(js: JetStreamContext, config: StreamConfig) -> None:
     """A stream made before the feeds followed its republished messages gets them (the one
     setting of an existing stream this changes: without it a gateway's feeds would only catch up
     at their safety check)."""
-    if config.republish is not None:
+    if config.republish == REPUBLISH:
         return
     config.republish = REPUBLISH
     try:

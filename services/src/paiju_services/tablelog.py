@@ -16,10 +16,13 @@ from typing import Any
 import msgspec
 
 from paiju import api
+from paiju.cards import card_codes
 from paiju.log import HEADER_TYPE, header
-from paiju.protocol import Event, decode, encode
+from paiju.protocol import Event, HandEnded, decode, encode
 from paiju.table import Config, TableState
 from paiju_services import metrics, subjects
+from paiju_services.errors import ServiceError
+from paiju_services.messages import HandsSoFar, PublicState
 from paiju_services.store import EventStore, Stored
 
 _json = msgspec.json.Encoder()
@@ -103,18 +106,22 @@ class TableLog:
         command: str,
         last_seq: int,
         digest: str | None = None,
-    ) -> None:
-        """Record events this copy appended itself (no need to read them back)."""
+    ) -> list[TableState]:
+        """Record events this copy appended itself (no need to read them back); the state after
+        each event, in order."""
         self.commands[command] = (len(self.events), len(events))
         if digest is not None:
             self.digests[command] = digest
+        states = []
         for event, line in zip(events, lines, strict=True):
             self.state = api.evolve(self.state, event)
+            states.append(self.state)
             self.events.append(event)
             self.lines.append(line)
             self.nbytes += len(line)
         self.last_seq = last_seq
         self.settled = True
+        return states
 
     def state_at(self, index: int) -> TableState:
         """The state after the first ``index`` events (0: the initial state)."""
@@ -124,16 +131,65 @@ class TableLog:
         return api.view(self.state, seat)
 
 
+def public_state(table: TableLog, at: int | None) -> PublicState:
+    """What anybody may see of the table after its first ``at`` events (None: all of them).
+
+    Raises:
+        ServiceError: ``bad_index``.
+    """
+    index = table.version if at is None else at
+    if not 0 <= index <= table.version:
+        raise ServiceError("bad_index", max=table.version)
+    state = table.state if index == table.version else table.state_at(index)
+    return PublicState(
+        table=table.table_id,
+        index=index,
+        events=table.version,
+        finished=table.over,
+        view=api.view(state, None),
+        hands=[card_codes(h) for h in state.hands] if table.over else None,
+    )
+
+
+def hands_so_far(table: TableLog) -> HandsSoFar:
+    """Every hand scored so far (public: each hand_ended is shown to all as it happens) with the
+    running totals after it: the log replayed once."""
+    state = api.initial_state(table.config)
+    rows = []
+    for event in table.events:
+        state = api.evolve(state, event)
+        if isinstance(event, HandEnded):
+            rows.append({**encode(event), "totals": list(state.totals)})
+    return HandsSoFar(
+        table=table.table_id,
+        version=table.version,
+        finished=table.over,
+        hands=rows,
+        totals=list(table.state.totals),
+    )
+
+
+def from_messages(table_id: str, msgs: list[Stored]) -> TableLog | None:
+    """A table's log from its stored messages, header first (None: no message).
+
+    Raises:
+        CorruptLog: a message is not what a log holds there.
+    """
+    if not msgs:
+        return None
+    table = TableLog.start(msgs[0], table_id)
+    for msg in msgs[1:]:
+        table.apply(msg)
+    return table
+
+
 async def load(store: EventStore, table_id: str, cached: TableLog | None = None) -> TableLog | None:
     """The table's log brought up to date (None: no such table). ``cached`` is caught up in place."""
     msgs = await store.read(table_id, after=cached.last_seq if cached else 0)
     metrics.REBUILDS.inc()
     metrics.REBUILD_EVENTS.inc(len(msgs))
     if cached is None:
-        if not msgs:
-            return None
-        cached = TableLog.start(msgs[0], table_id)
-        msgs = msgs[1:]
+        return from_messages(table_id, msgs)
     for msg in msgs:
         cached.apply(msg)
     return cached

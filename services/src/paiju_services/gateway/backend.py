@@ -18,8 +18,7 @@ import hmac
 import logging
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import nats.errors
@@ -28,15 +27,13 @@ from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
-from paiju import api
-from paiju.cards import card_codes
 from paiju.log import verify_deal
 from paiju.protocol import HandEnded, encode
-from paiju.table import TableState
 from paiju_services import metrics, subjects
+from paiju_services.archive import ENDED
 from paiju_services.bus import request
 from paiju_services.config import Settings
-from paiju_services.errors import ServiceError
+from paiju_services.errors import RemoteError, ServiceError
 from paiju_services.gateway.directory import Directory
 from paiju_services.gateway.feeds import PresenceBook, TableFeed
 from paiju_services.gateway.schemas import (
@@ -49,37 +46,45 @@ from paiju_services.gateway.schemas import (
 from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
+    Archived,
+    ArchiveWanted,
     BotsAdded,
     CloseTable,
     CommandDone,
     CreateTable,
+    HandsSoFar,
+    HandsWanted,
     Health,
     Join,
     Joined,
     LeaveSeat,
     Presence,
+    PublicState,
+    R,
     RematchStarted,
+    Reply,
     SeatCommand,
     SeatLeft,
     StartRematch,
+    StateWanted,
     TableClosed,
     TableCreated,
     TableMeta,
+    ViewNow,
+    ViewWanted,
 )
-from paiju_services.store import EventStore, StoreError
-from paiju_services.tablelog import LRU, CorruptLog, TableLog, load
+from paiju_services.store import ArchiveError, EventStore, StoreError
+from paiju_services.tablelog import (
+    LRU,
+    CorruptLog,
+    TableLog,
+    from_messages,
+    hands_so_far,
+    public_state,
+)
 from paiju_services.tables.clock import table_clock
 
 logger = logging.getLogger("paiju.gateway")
-
-
-@dataclass
-class _Hands:
-    """A table's scored hands so far, and the state they were read up to (caught up in steps)."""
-
-    version: int
-    state: TableState
-    rows: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Backend:
@@ -95,11 +100,7 @@ class Backend:
         )  # finished tables never change
         self.feeds: dict[str, TableFeed] = {}
         self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
-        self.live = LRU(
-            settings.max_log_cache, settings.cache_bytes
-        )  # live tables' logs, caught up on request
-        self.live_lock = asyncio.Lock()
-        self.hand_rows: OrderedDict[str, _Hands] = OrderedDict()
+        self.hand_rows: OrderedDict[str, HandsOut] = OrderedDict()  # ended tables' hands
         self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)
         self.presence_sub: Any = None
         self.presence_task: asyncio.Task[None] | None = None
@@ -275,30 +276,56 @@ class Backend:
                 return seat
         raise ServiceError("unauthorized")
 
-    # --- logs ----------------------------------------------------------------------------------
+    # --- logs and public states --------------------------------------------------------------
+    # The gateway reads no event of a live table: an ended table's log comes from the archive
+    # (the table service writes it there as the match ends), a live table's public state and
+    # hands from the table service.
 
-    async def table_log(self, table_id: str) -> TableLog:
-        """The table's log as it is now (a finished one from memory)."""
+    async def ended_log(self, table_id: str) -> TableLog | None:
+        """The log of an ended table (finished or closed), from the archive; None while the
+        table is live. One the table service has not archived yet (it failed, or the table ended
+        before archives were written at the end) it archives when asked."""
         self.check_id(table_id)
         cached = self.finished.get_fresh(table_id)
         if cached is not None:
             return cached
         try:
-            table = await load(self.store, table_id)
-        except (StoreError, CorruptLog) as exc:
+            msgs = await self.store.read_archive(table_id)
+        except (StoreError, ArchiveError) as exc:
             log(logger, "log not readable", logging.ERROR, table=table_id, error=str(exc))
             raise ServiceError("unavailable") from exc
-        if table is None:
-            raise ServiceError("table_not_found", table=table_id)
-        if table.over:
-            self.finished.put(table_id, table)
+        if not msgs:
+            try:
+                await self._ask(table_id, "archive", ArchiveWanted(), Archived)
+            except RemoteError as exc:
+                if exc.error.code == "not_finished":
+                    return None
+                raise
+            msgs = await self.store.read_archive(table_id)
+        try:
+            table = from_messages(table_id, msgs)
+        except CorruptLog as exc:
+            log(logger, "log not readable", logging.ERROR, table=table_id, error=str(exc))
+            raise ServiceError("unavailable") from exc
+        if table is None or not table.over:
+            raise ServiceError("unavailable")
+        self.finished.put(table_id, table)
         return table
 
     async def finished_log(self, table_id: str) -> TableLog:
-        table = await self.table_log(table_id)
-        if not table.over:
+        table = await self.ended_log(table_id)
+        if table is None:
             raise ServiceError("not_finished")
         return table
+
+    async def _ended(self, table_id: str) -> TableLog | None:
+        """The ended table's log, if the directory says it ended (a live table costs no read of
+        the archive)."""
+        if self.finished.get_fresh(table_id) is None:
+            meta = await self.meta(table_id)
+            if meta.status not in ENDED:
+                return None
+        return await self.ended_log(table_id)
 
     def log_out(self, table: TableLog) -> LogOut:
         header = msgspec.json.decode(table.lines[0])
@@ -317,58 +344,41 @@ class Backend:
         )
 
     async def hands(self, table_id: str) -> HandsOut:
-        """Every hand scored so far at a table, live or finished, from its log (public: every
-        hand_ended is shown to all as it happens), with the running totals after each."""
-        async with self.live_lock:  # one catch-up at a time: a log is caught up in place
-            table = self.finished.get_fresh(table_id)
-            if table is None:
-                self.check_id(table_id)
-                try:
-                    loaded = await load(self.store, table_id, self.live.get_fresh(table_id))
-                except (StoreError, CorruptLog) as exc:
-                    log(logger, "log not readable", logging.ERROR, table=table_id, error=str(exc))
-                    raise ServiceError("unavailable") from exc
-                if loaded is None:
-                    raise ServiceError("table_not_found", table=table_id)
-                table = loaded
-                if table.over:
-                    self.live.pop(table_id, None)
-                    self.finished.put(table_id, table)
-                else:
-                    self.live.put(table_id, table)
-            done = self.hand_rows.get(table_id)
-            if done is None or done.version > table.version:
-                done = _Hands(0, api.initial_state(table.config))
-            for event in table.events[done.version :]:
-                done.state = api.evolve(done.state, event)
-                if isinstance(event, HandEnded):
-                    done.rows.append({**encode(event), "totals": list(done.state.totals)})
-            done.version = table.version
-            self.hand_rows[table_id] = done
-            self.hand_rows.move_to_end(table_id)
+        """Every hand scored so far at a table, live or ended, with the running totals after
+        each (public: every hand_ended is shown to all as it happens)."""
+        table = await self._ended(table_id)
+        if table is None:
+            return answer_out(
+                await self._ask(table_id, "hands", HandsWanted(), HandsSoFar), HandsOut
+            )
+        rows = self.hand_rows.get(table_id)
+        if rows is None:
+            rows = self.hand_rows[table_id] = answer_out(hands_so_far(table), HandsOut)
             while len(self.hand_rows) > self.settings.max_log_cache:
                 self.hand_rows.popitem(last=False)
-            return HandsOut(
-                table=table_id,
-                version=table.version,
-                finished=table.over,
-                hands=list(done.rows),
-                totals=list(table.state.totals),
-            )
+        return rows
 
     async def state_at(self, table_id: str, at: int | None) -> StateOut:
-        table = await self.table_log(table_id)
-        index = table.version if at is None else at
-        if not 0 <= index <= table.version:
-            raise ServiceError("bad_index", max=table.version)
-        state = table.state if index == table.version else table.state_at(index)
-        return StateOut(
-            table=table_id,
-            index=index,
-            events=table.version,
-            finished=table.over,
-            view=api.view(state, None),
-            hands=[card_codes(h) for h in state.hands] if table.over else None,
+        table = await self._ended(table_id)
+        if table is None:
+            return answer_out(
+                await self._ask(table_id, "state", StateWanted(at=at), PublicState), StateOut
+            )
+        return answer_out(public_state(table, at), StateOut)
+
+    async def view_now(self, table_id: str, token: str | None) -> ViewNow:
+        """An audience's view now (a seat's sealed with its view key): a feed's start or catch-up."""
+        return await self._ask(table_id, "view", ViewWanted(token=token), ViewNow)
+
+    async def _ask(self, table_id: str, verb: str, body: Any, reply: type[R]) -> R:
+        self.check_id(table_id)
+        return await request(
+            self.nc,
+            subjects.table_subject(table_id, verb),
+            body,
+            reply,
+            self.settings.request_timeout,
+            "unavailable",
         )
 
     # --- live feeds ----------------------------------------------------------------------------
@@ -424,7 +434,7 @@ class Backend:
             self.presence.forget_old(now)
             for feed in list(self.feeds.values()):
                 seats = feed.local_seats()
-                if seats and not feed.table.over:
+                if seats and not feed.over:
                     await self._publish(feed.table_id, seats)
                 feed.presence_changed()  # another copy gone quiet
 
@@ -466,3 +476,14 @@ def table_out(meta: TableMeta) -> TableOut:
         rematch_of=meta.rematch_of,
         clock=table_clock(meta),
     )
+
+
+Out = TypeVar("Out", bound=msgspec.Struct)
+
+
+def answer_out(reply: Reply, out: type[Out]) -> Out:
+    """An HTTP answer made of a table service's reply: its fields but ``error`` (always None
+    here: a reply with an error raised)."""
+    fields = msgspec.structs.asdict(reply)
+    del fields["error"]
+    return out(**fields)

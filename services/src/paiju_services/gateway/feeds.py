@@ -1,24 +1,25 @@
-"""A table's live feed in one gateway copy: the table's log replayed into engine state, kept up
-to date by reading what the stream holds after it, and every watcher of the table sent its own
-``view`` after every event.
+"""A table's live feed in one gateway copy: the views the table service publishes for each
+audience of the table (``paiju_services.views``), forwarded to that audience's sockets.
 
-**No consumer per table.** The stream republishes every message it stores on a core subject,
-``paiju.stored.<table>`` (the stream's ``republish``), with its stream sequence and the sequence
-of the subject's message before it (``Nats-Last-Sequence``). A feed holds a plain subscription on
-its table's: a message whose previous sequence is the feed's last is applied as it comes, with no
-read; one that shows a gap (a message the feed did not get: it subscribed after it, NATS
-reconnected, the stream's leader changed) makes the feed read what the stream holds after its
-last sequence, by batched direct gets, in order — so no event is missed or applied twice. A
-reconnection to NATS, and a slow safety check, read too. So a gateway copy watches any number of
-tables with no JetStream consumer at all (a stream allows 1,000 by default, and creating one is a
-cluster-wide step), and a stored event reaches the feed in one hop.
+**The gateway holds no card it could read on its own.** The authority publishes, after every
+event, the spectators' view in clear and each human seat's view sealed with that seat's view key;
+a feed opens a seat's views with the key it derives from the token the seat's socket said hello
+with, and subscribes to a seat's subject only while such a socket is here. Nothing is computed
+per socket: a frame is the audience's body with the table, the event and the connected seats
+spliced in front (``views.frame``), made once per audience and view.
 
-The one place that turns state into frames: a seat gets ``view(state, seat)`` (and its legal moves
-when it is to move), a spectator ``view(state, None)``. Raw events never leave a live table.
-Every state frame also carries the table's pending deadline (``tables.clock.pending``: from the
-stream time of the event its wait began with and the table's clock), so a browser can count down,
-and ``connected``: the seats whose players hold a socket (that said hello with the seat's token) on
-any gateway copy: this copy's own watchers, and what the other copies said last on
+**No view is missed.** Views are core NATS messages; the stream republishes the headers of every
+event it stores on ``paiju.stored.<table>`` (no body: the gateway reads no event). A feed that
+learns there of a version its audiences have not seen within ``GRACE`` seconds (a view lost on a
+reconnection, a table-service copy that crashed between its append and its publish) asks the
+table service for those audiences' views now (``paiju.tables.<table>.view``, a seat's with its
+token, answered sealed); so does a feed that starts, and every feed after NATS reconnects. A view
+older than the one an audience has is dropped: the views are whole states, so a newer one
+replaces any it skipped.
+
+Every state frame carries the table's pending deadline (from the table service, which keeps the
+clocks) and ``connected``: the seats whose players hold a socket (that said hello with the seat's
+token) on any gateway copy: this copy's own watchers, and what the other copies said last on
 ``paiju.presence.<table>`` (``PresenceBook``). When that set changes, every watcher gets a new
 state frame (``event`` None).
 """
@@ -29,43 +30,49 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from paiju import api
-from paiju.protocol import Event
-from paiju_services import metrics, subjects
-from paiju_services.errors import ServiceError
-from paiju_services.gateway.schemas import Over, StateFrame, encoder
+from paiju_services import metrics, subjects, views
+from paiju_services.errors import RemoteError, ServiceError
+from paiju_services.gateway.schemas import Over, encoder
 from paiju_services.logs import log
-from paiju_services.store import READ_BATCH, Stored, StoreError
-from paiju_services.tablelog import CorruptLog, TableLog, load
-from paiju_services.tables.clock import (
-    QUIET,
-    humans,
-    pending,
-    stream_time,
-    table_clock,
-    wait_start,
-)
 
 if TYPE_CHECKING:
     from paiju_services.gateway.backend import Backend
 
 logger = logging.getLogger("paiju.gateway.feed")
-SAFETY_CHECK = 30.0  # seconds: a feed reads anyway after so long without a stored message
+GRACE = 1.0  # seconds a stored event may wait for its views before the feed asks for them
+LAST_EVENT = "match_ended"
 
 
-class ClockedState(StateFrame, tag="state"):
-    """A state frame with the table's pending deadline: ``deadline`` (epoch ms, None when nobody
-    is timed) and ``deadline_seat`` (the seat that must act by then; None with a deadline: the
-    next hand is dealt then, 继续 or not)."""
+class _Over(msgspec.Struct):
+    """What the ``over`` frame takes from a view of the ended table."""
 
-    deadline: int | None = None
-    deadline_seat: int | None = None
-    connected: list[int] | None = None  # the seats whose players hold a socket (any copy)
+    totals: list[int]
+    last_hand: dict[str, object] | None = None
+
+
+class _Ended(msgspec.Struct):
+    view: _Over
+
+
+_ended = msgspec.json.Decoder(_Ended)
+
+
+class _PhaseOf(msgspec.Struct):
+    phase: str = ""
+
+
+class _Phase(msgspec.Struct):
+    view: _PhaseOf
+
+
+_phase = msgspec.json.Decoder(_Phase)
 
 
 class PresenceBook:
@@ -110,6 +117,8 @@ class Watcher:
 
     def __init__(self, seat: int | None, limit: int = 512) -> None:
         self.seat = seat
+        self.key: bytes | None = None  # the seat's view key, from its token (views.view_key)
+        self.token: str | None = None
         self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(limit)
         self.dropped = False
 
@@ -128,55 +137,53 @@ class Watcher:
                 self.outbox.put_nowait(None)  # tells the writer to close the socket
 
 
+class Audience:
+    """A seat's sockets, or the spectators': the subject it follows and the last view it got."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.watchers: set[Watcher] = set()
+        self.sub: Subscription | None = None
+        self.index = -1  # the version of ``body``
+        self.event: str | None = None  # the event ``body`` follows (None: a snapshot)
+        self.body: bytes | None = None  # the views.ViewBody, in clear
+
+    def openers(self) -> list[tuple[bytes, str]]:
+        """The view keys and tokens of its sockets (a seat's player may have several)."""
+        return [(w.key, w.token) for w in self.watchers if w.key is not None and w.token]
+
+
 class TableFeed:
     def __init__(self, backend: Backend, table_id: str) -> None:
         self.backend = backend
         self.table_id = table_id
-        self.table: TableLog
+        self.audiences: dict[int | None, Audience] = {None: Audience(None)}
         self.watchers: set[Watcher] = set()
-        self.sub: Subscription | None = None
-        self.follower: asyncio.Task[None] | None = None
-        self.poked = asyncio.Event()
-        # republished messages not applied yet, by the sequence of the subject's message before
-        # each; ``must_read``: a gap, a reconnection or the safety check asks for a read
-        self.pushed: dict[int, Stored] = {}
-        self.must_read = False
+        self.stored: Subscription | None = None
+        self.stored_version = 0  # the newest version the stream said it holds
+        self.checker: asyncio.TimerHandle | None = None
+        self.tasks: set[asyncio.Future[None]] = set()
+        self.over = False
+        self.over_frame: bytes | None = None
         self.closed = False
         self.closer: asyncio.TimerHandle | None = None
-        # the turn clock: the table's seconds per kind, its human seats, and the stream time
-        # the current wait began at (``tables.clock``)
-        self.clock: dict[str, int] = {}
-        self.people: frozenset[int] = frozenset()
-        self.since = 0.0
         self.connected: frozenset[int] = frozenset()  # as the last frames said
 
     async def start(self) -> None:
-        table = await load(self.backend.store, self.table_id)
-        if table is None:
-            raise ServiceError("table_not_found", table=self.table_id)
-        self.table = table
         self.connected = self.backend.presence.seats(self.table_id, time.time())
-        if not table.over:
-            await self._read_clock(since=True)
-            self.sub = await self.backend.nc.subscribe(
-                subjects.stored_subject(self.table_id), cb=self._on_stored
-            )
-            self.follower = asyncio.create_task(self._follow())
-            self.poke()  # what was appended between the load and the subscription
-        log(logger, "feed started", table=self.table_id, version=table.version)
-
-    async def _read_clock(self, since: bool = False) -> None:
-        """The table's clock and human seats from its directory entry, and (``since``) when its
-        current wait began; a feed that cannot read them shows no deadline, nothing else fails."""
+        spectators = self.audiences[None]
+        spectators.sub = await self.backend.nc.subscribe(
+            views.views_subject(self.table_id, None), cb=self._on_view
+        )
+        self.stored = await self.backend.nc.subscribe(
+            subjects.stored_subject(self.table_id), cb=self._on_stored
+        )
         try:
-            meta = await self.backend.meta(self.table_id)
-            self.clock, self.people = table_clock(meta), humans(meta)
-            if since:
-                start = await wait_start(self.backend.nc, self.table_id)
-                if start is not None and start[0] == self.table.last_seq:
-                    self.since = start[1]
-        except Exception as exc:
-            log(logger, "clock not read", logging.WARNING, table=self.table_id, error=repr(exc))
+            await self._fetch(spectators)  # the view now: after the subscriptions, none is missed
+        except BaseException:
+            await self._stop_following()
+            raise
+        log(logger, "feed started", table=self.table_id, version=spectators.index)
 
     async def close(self) -> None:
         self.closed = True
@@ -189,13 +196,42 @@ class TableFeed:
     # --- watchers ------------------------------------------------------------------------------
 
     def add(self, watcher: Watcher) -> None:
+        """A new socket, a spectator until it says hello with a seat's token."""
         if len(self.watchers) >= self.backend.settings.max_watchers:
             raise ServiceError("unavailable")
         self.watchers.add(watcher)
+        self.audiences[None].watchers.add(watcher)
         self.cancel_close()
+
+    async def sit(self, watcher: Watcher, seat: int, token: str) -> None:
+        """The socket holds ``seat`` (its token checked): it gets that seat's views from now on.
+
+        Raises:
+            ServiceError: the seat's view could not be had (``unavailable``) or its token no
+                longer holds it (``unauthorized``).
+        """
+        self._leave_audience(watcher)
+        watcher.seat, watcher.token, watcher.key = seat, token, views.view_key(token)
+        mine = self.audiences.get(seat)
+        if mine is None:
+            mine = self.audiences[seat] = Audience(seat)
+        mine.watchers.add(watcher)
+        if mine.sub is None and not self.over:
+            mine.sub = await self.backend.nc.subscribe(
+                views.views_subject(self.table_id, seat), cb=self._on_view
+            )
+        if mine.body is None or mine.index < self.audiences[None].index:
+            await self._fetch(mine)
+
+    def add_spectator(self, watcher: Watcher) -> None:
+        """A socket whose seat could not be taken watches as a spectator again."""
+        self._leave_audience(watcher)
+        watcher.seat = watcher.token = watcher.key = None
+        self.audiences[None].watchers.add(watcher)
 
     def remove(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        self._leave_audience(watcher)
         if watcher.seat is not None:
             self.backend.seats_changed(self)
         if not self.watchers and not self.closed:
@@ -204,6 +240,16 @@ class TableFeed:
                 self.backend.settings.feed_idle_close,
                 lambda: asyncio.ensure_future(self.close_if_idle()),
             )
+
+    def _leave_audience(self, watcher: Watcher) -> None:
+        audience = self.audiences.get(watcher.seat)
+        if audience is None:
+            return
+        audience.watchers.discard(watcher)
+        if audience.seat is not None and not audience.watchers:
+            del self.audiences[audience.seat]  # nobody here may see that seat's cards now
+            if audience.sub is not None:
+                self._spawn(_unsubscribe(audience.sub))
 
     async def close_if_idle(self) -> None:
         """The idle timer's end: close, unless a watcher joined after the timer fired (its task
@@ -229,166 +275,169 @@ class TableFeed:
         now = self.presence()
         if now != self.connected and not self.closed:
             self.connected = now
-            self._broadcast(None)
+            for audience in self.audiences.values():
+                self._broadcast(audience, None)
 
     def snapshot(self, watcher: Watcher) -> list[bytes]:
-        """The frames a watcher gets on joining (or resuming): the current view, and the result
-        when the table is over."""
-        frames = [self._state(watcher.seat, None)]
-        if self.table.over:
-            frames.append(self._over())
+        """The frames a watcher gets on joining (or resuming): its audience's view now, and the
+        result when the table is over."""
+        audience = self.audiences.get(watcher.seat)
+        if audience is None or audience.body is None:
+            return []
+        frames = [self._frame(audience, None)]
+        if self.over_frame is not None:
+            frames.append(self.over_frame)
         return frames
 
-    # --- events --------------------------------------------------------------------------------
+    # --- views ---------------------------------------------------------------------------------
 
     def poke(self) -> None:
-        """Read what the stream holds after the feed (a reconnection to NATS calls it too)."""
-        self.must_read = True
-        self.poked.set()
+        """Ask for every audience's view now (NATS reconnected: some may have been missed)."""
+        for audience in list(self.audiences.values()):
+            self._spawn(self._refetch(audience))
 
     async def _on_stored(self, msg: Msg) -> None:
-        """A message the stream stored, republished: kept for the follower, in order."""
-        headers = dict(msg.headers or {})
+        """The stream stored an event (its headers, republished): if its views do not follow
+        within ``GRACE``, they are asked for."""
         try:
-            seq = int(headers["Nats-Sequence"])
-            before = int(headers.get("Nats-Last-Sequence", "0"))
+            version = int((msg.headers or {})[subjects.H_INDEX]) + 1
         except (KeyError, ValueError):
-            self.poke()
             return
-        if seq > self.table.last_seq:
-            self.pushed[before] = Stored(seq, msg.data, headers)
-            self.poked.set()
+        if version > self.stored_version:
+            self.stored_version = version
+        if self.checker is None and not self.closed:
+            loop = asyncio.get_running_loop()
+            self.checker = loop.call_later(GRACE, self._check)
 
-    async def _follow(self) -> None:
-        """Apply what the stream stored whenever it says so, until the match is over or the feed
-        closes."""
-        while not self.closed and not self.table.over:
-            try:
-                await asyncio.wait_for(self.poked.wait(), SAFETY_CHECK)
-            except TimeoutError:
-                self.must_read = True
-            self.poked.clear()
-            try:
-                await self._catch_up()
-            except StoreError as exc:
-                log(
-                    logger, "feed read failed", logging.WARNING, table=self.table_id, error=str(exc)
-                )
-                await asyncio.sleep(0.5)
-                self.poke()
-            except Exception as exc:  # a bug: logged, and the feed goes on with the next message
-                log(logger, "feed failed", logging.ERROR, table=self.table_id, error=repr(exc))
-                await asyncio.sleep(0.5)
+    def _check(self) -> None:
+        self.checker = None
+        for audience in list(self.audiences.values()):
+            if audience.index < self.stored_version and (
+                audience.watchers or audience.seat is None
+            ):
+                self._spawn(self._refetch(audience))
 
-    async def _catch_up(self) -> None:
-        """Apply the republished messages that follow on from the feed's last; on a gap (or when
-        asked) read and apply every message after it, then go on with those that follow."""
-        while not self.closed and not self.table.over:
-            while (stored := self.pushed.pop(self.table.last_seq, None)) is not None:
-                await self._apply(stored)
-                if self.closed or self.table.over:
-                    return
-            stale = [before for before in self.pushed if before < self.table.last_seq]
-            for before in stale:
-                del self.pushed[before]
-            if not (self.pushed or self.must_read):
-                return
-            self.must_read = False
-            await self._read_after()
-
-    async def _read_after(self) -> None:
-        """Every message the stream holds after the feed's last, by batched direct gets."""
-        while not self.closed and not self.table.over:
-            batch = await self.backend.store.direct_batch(
-                self.table_id,
-                subjects.STREAM,
-                subjects.events_subject(self.table_id),
-                self.table.last_seq + 1,
-                READ_BATCH,
-                raw=True,
-            )
-            for stored in batch:
-                await self._apply(stored)
-            if not batch or batch[-1].headers.get("Nats-Num-Pending", "0") == "0":
-                return
-
-    async def _apply(self, raw: Stored) -> None:
-        if raw.seq <= self.table.last_seq:
-            return  # already applied
-        headers = {k: v for k, v in raw.headers.items() if not k.startswith("Nats-")}
+    async def _on_view(self, msg: Msg) -> None:
+        headers = msg.headers or {}
         try:
-            event = self.table.apply(Stored(raw.seq, raw.data, headers))
-        except CorruptLog as exc:
-            log(logger, "corrupt event", logging.ERROR, table=self.table_id, error=str(exc))
+            index = int(headers[subjects.H_INDEX])
+            seat = views.seat_of_subject(msg.subject)
+        except (KeyError, ValueError):
             return
-        stamp = raw.headers.get("Nats-Time-Stamp")
-        if headers.get(subjects.H_TYPE) not in QUIET:
-            self.since = stream_time(stamp) if stamp else time.time()
-        if event.TYPE == "dealt":
-            await self._read_clock()  # the seats are final once a hand is dealt
-        self._broadcast(event)
-        if self.table.over:
-            over = self._over()
-            for watcher in self.watchers:
-                watcher.push(over)
-            if self.sub is not None:
-                with contextlib.suppress(Exception):
-                    await self.sub.unsubscribe()
-                self.sub = None
+        audience = self.audiences.get(seat)
+        if audience is None or index <= audience.index:
+            return  # nobody here sees that seat, or an older view than the one it has
+        data = msg.data
+        if seat is not None:
+            opened = self._open(audience, data)
+            if opened is None:  # no key of ours opens it: the seat's token changed
+                self._spawn(self._refetch(audience))
+                return
+            data = opened
+        self._take(audience, index, headers.get(subjects.H_TYPE), data)
 
-    async def _stop_following(self) -> None:
-        if self.sub is not None:
-            with contextlib.suppress(Exception):
-                await self.sub.unsubscribe()
-            self.sub = None
-        if self.follower is not None and self.follower is not asyncio.current_task():
-            self.follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.follower
-        self.follower = None
+    def _open(self, audience: Audience, data: bytes) -> bytes | None:
+        assert audience.seat is not None
+        for key, _ in audience.openers():
+            with contextlib.suppress(views.SealBroken):
+                return views.unseal(key, self.table_id, audience.seat, data)
+        return None
 
-    def _broadcast(self, event: Event | None) -> None:
-        frames: dict[int | None, bytes] = {}
-        tag = None if event is None else event.TYPE
-        for watcher in self.watchers:
-            frame = frames.get(watcher.seat)
-            if frame is None:
-                frame = frames[watcher.seat] = self._state(watcher.seat, tag)
-            watcher.push(frame)
+    async def _refetch(self, audience: Audience) -> None:
+        try:
+            await self._fetch(audience)
+        except Exception as exc:  # NATS away: the next stored event or reconnection asks again
+            log(logger, "view not read", logging.WARNING, table=self.table_id, error=repr(exc))
 
-    def _state(self, seat: int | None, event: str | None) -> bytes:
-        metrics.FRAME_ENCODINGS.inc()
-        state = self.table.state
-        moves: list[dict[str, Any]] | None = None
-        # a state the table leaves at once by its own step (api.passing) is shown, not settled:
-        # a seat acts (a 继续 with its seed) on the state after it
-        settled = self.table.settled and not api.passing(state)
-        if settled and seat is not None and api.to_move(state) == seat:
-            moves = api.legal_moves_json(state, seat)
-        due = (
-            pending(state, self.clock, self.people, self.since) if settled and self.since else None
-        )
-        return encoder.encode(
-            ClockedState(
-                table=self.table_id,
-                index=self.table.version,
-                event=event,
-                view=api.view(state, seat),
-                settled=settled,
-                moves=moves,
-                deadline=None if due is None else due.at_ms,
-                deadline_seat=None if due is None else due.seat,
-                connected=sorted(self.connected),
-            )
-        )
+    async def _fetch(self, audience: Audience) -> None:
+        """The audience's view now, from the table service (a seat's with one of its tokens)."""
+        if self.closed:
+            return
+        if audience.seat is None:
+            answer = await self.backend.view_now(self.table_id, None)
+            self._take(audience, answer.index, None, answer.data, fetched=True)
+            return
+        for key, token in audience.openers():
+            try:
+                answer = await self.backend.view_now(self.table_id, token)
+            except RemoteError as exc:
+                if exc.error.code == "unauthorized":
+                    continue  # this socket's token no longer holds the seat
+                raise
+            if answer.seat != audience.seat:
+                continue
+            body = views.unseal(key, self.table_id, audience.seat, answer.data)
+            self._take(audience, answer.index, None, body, fetched=True)
+            return
+        raise ServiceError("unauthorized")
 
-    def _over(self) -> bytes:
-        view = api.view(self.table.state, None)
-        return encoder.encode(
+    def _take(
+        self,
+        audience: Audience,
+        index: int,
+        event: str | None,
+        body: bytes,
+        fetched: bool = False,
+    ) -> None:
+        if index < audience.index or (index == audience.index and not fetched):
+            return
+        if index == audience.index and audience.body is not None:
+            return  # the same view, fetched: those who have it need it not again
+        audience.index, audience.event, audience.body = index, event, body
+        self._broadcast(audience, event)
+        if not self.over and (event == LAST_EVENT or (fetched and _is_over(body))):
+            self._ended(body)
+
+    def _ended(self, body: bytes) -> None:
+        """The match is over: every socket gets the result, and nothing is followed any more."""
+        self.over = True
+        ended = _ended.decode(body).view
+        self.over_frame = encoder.encode(
             Over(
                 table=self.table_id,
-                totals=list(self.table.state.totals),
-                result=view.get("last_hand"),
+                totals=ended.totals,
+                result=ended.last_hand,
                 log=f"/api/tables/{self.table_id}/log",
             )
         )
+        for watcher in self.watchers:
+            watcher.push(self.over_frame)
+        self._spawn(self._stop_following())
+
+    async def _stop_following(self) -> None:
+        if self.checker is not None:
+            self.checker.cancel()
+            self.checker = None
+        subs = [a.sub for a in self.audiences.values()] + [self.stored]
+        for audience in self.audiences.values():
+            audience.sub = None
+        self.stored = None
+        for sub in subs:
+            if sub is not None:
+                await _unsubscribe(sub)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _broadcast(self, audience: Audience, event: str | None) -> None:
+        if audience.body is None or not audience.watchers:
+            return
+        frame = self._frame(audience, event)
+        for watcher in audience.watchers:
+            watcher.push(frame)
+
+    def _frame(self, audience: Audience, event: str | None) -> bytes:
+        metrics.FRAME_ENCODINGS.inc()
+        assert audience.body is not None
+        return views.frame(self.table_id, event, sorted(self.connected), audience.body)
+
+
+def _is_over(body: bytes) -> bool:
+    return _phase.decode(body).view.phase == "over"
+
+
+async def _unsubscribe(sub: Subscription) -> None:
+    with contextlib.suppress(Exception):
+        await sub.unsubscribe()

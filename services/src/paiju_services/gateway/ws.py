@@ -190,7 +190,12 @@ class Session:
             except ServiceError as exc:
                 self.watcher.push(error_frame(exc))
                 return
-            self.watcher.seat = seat
+            try:
+                await self.feed.sit(self.watcher, seat, frame.token)
+            except Exception as exc:  # its view could not be had: it stays a spectator
+                self.feed.add_spectator(self.watcher)
+                self.watcher.push(error_frame(exc))
+                return
             self.token = frame.token
             self.backend.seats_changed(self.feed)  # connected: the others see it at once
             self.welcome()

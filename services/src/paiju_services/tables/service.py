@@ -65,17 +65,21 @@ from paiju_services.inputs import clean_name
 from paiju_services.logs import log
 from paiju_services.messages import (
     AddBots,
+    Archived,
+    ArchiveWanted,
     BotsAdded,
     BotTurn,
     CloseTable,
     CommandDone,
     CreateTable,
     FillSeats,
+    HandsWanted,
     Health,
     Join,
     Joined,
     LeaveSeat,
     Presence,
+    PublicState,
     RematchStarted,
     Reply,
     Seat,
@@ -83,14 +87,27 @@ from paiju_services.messages import (
     SeatLeft,
     SeatsFilled,
     StartRematch,
+    StateWanted,
     TableClosed,
     TableCreated,
     TableMeta,
+    ViewNow,
+    ViewWanted,
     encoder,
 )
 from paiju_services.store import Conflict, EventStore, StoreError
-from paiju_services.tablelog import LRU, TableLog, event_line, header_line, load
+from paiju_services.tablelog import (
+    LRU,
+    TableLog,
+    event_line,
+    hands_so_far,
+    header_line,
+    load,
+    public_state,
+)
 from paiju_services.tables import clock as clocks
+from paiju_services.tables.publish import Publisher
+from paiju_services.views import view_key
 
 logger = logging.getLogger("paiju.tables")
 
@@ -232,6 +249,7 @@ class TableService:
         self.secrets_kv: KeyValue
         self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
+        self.views = Publisher(self)  # every audience's view after every append (views.py)
         # presence, in memory: table → seat → when a gateway copy last said it holds a socket
         # for it; table → when this copy last handled a seat's own command. A restart forgets
         # both and counts from its start (``started``): that only delays an abandonment.
@@ -317,6 +335,23 @@ class TableService:
             return await self.leave(table_id, msgspec.json.decode(msg.data, type=LeaveSeat))
         if verb == "rematch":
             return await self.rematch(table_id, msgspec.json.decode(msg.data, type=StartRematch))
+        if verb == "view":
+            return await self.view(table_id, msgspec.json.decode(msg.data, type=ViewWanted))
+        if verb == "state":
+            return await self.public_state(
+                table_id, msgspec.json.decode(msg.data, type=StateWanted)
+            )
+        if verb == "archive":
+            msgspec.json.decode(msg.data, type=ArchiveWanted)
+            table = await self._current(table_id)
+            if not table.over:
+                raise ServiceError("not_finished")
+            if not await self._retirement().archive(table_id):
+                raise ServiceError("unavailable")
+            return Archived(events=table.version)
+        if verb == "hands":
+            msgspec.json.decode(msg.data, type=HandsWanted)
+            return hands_so_far(await self._current(table_id))
         raise ServiceError("bad_request", detail=f"no such verb {verb!r}")
 
     # --- create, join, bots --------------------------------------------------------------------
@@ -480,6 +515,7 @@ class TableService:
             self.metas[table_id] = entry
             log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
             break
+        await self.views.remember(token)  # the key of the seat's views (a retry: the same)
         async with self._lock(table_id):
             if req.seed is not None:
                 seed = req.seed
@@ -543,6 +579,7 @@ class TableService:
                 raise ServiceError("match_started", action="it can no longer be closed")
             # the log says so first (table_closed, match_ended), then the directory
             await self._execute(table_id, lambda t: None if t.over else ("close", Close()))
+            await self.archive(table_id)
             meta.status = "closed"
             meta.finished_at = time.time()
             await self.schedule_retirement(table_id, meta.finished_at)
@@ -710,6 +747,25 @@ class TableService:
         self.metas[entry.meta.id] = entry
         return True
 
+    # --- what a reader may see -----------------------------------------------------------------
+
+    async def view(self, table_id: str, req: ViewWanted) -> ViewNow:
+        """An audience's view now: a seat's (its token's) sealed with its view key, else the
+        spectators'. What a gateway asks when it starts a feed or missed a pushed view."""
+        seat = None if req.token is None else await self._authenticate(table_id, req.token)
+        key = None if req.token is None else view_key(req.token)
+        async with self._lock(table_id):
+            table = await self._current(table_id)
+            data = await self.views.answer(table, seat, key)
+        return ViewNow(seat=seat, index=table.version, data=data)
+
+    async def public_state(self, table_id: str, req: StateWanted) -> PublicState:
+        """A spectator's view of the table after its first ``at`` events, from this copy's
+        memory (the log replayed up to there)."""
+        if req.at is not None and not 0 <= req.at <= self.settings.max_events:
+            raise ServiceError("bad_index", max=self.settings.max_events)
+        return public_state(await self._current(table_id), req.at)
+
     # --- commands ------------------------------------------------------------------------------
 
     async def command(self, table_id: str, req: SeatCommand) -> CommandDone:
@@ -833,7 +889,8 @@ class TableService:
                     ) from exc
                 table, fresh = await self._reload(table), True
                 continue
-            table.applied(events, lines, command_id, seq, fingerprint)
+            states = table.applied(events, lines, command_id, seq, fingerprint)
+            await self.views.appended(table, index, events, states)
             return CommandDone(
                 index=index, count=len(events), version=table.version, retries=retries
             )
@@ -935,7 +992,9 @@ class TableService:
         sweep finishes again, never one finished but missing from the schedule."""
         entry = await self._meta(table.table_id)
         if entry.meta.status in ENDED:
+            self._forget(table.table_id)
             return
+        await self.archive(table.table_id)
         for _ in range(10):
             entry = await self._meta(table.table_id, fresh=True)
             if entry.meta.status in ENDED:
@@ -953,7 +1012,23 @@ class TableService:
                 continue
             self.metas[table.table_id] = entry
             log(logger, "table finished", table=table.table_id, totals=entry.meta.totals)
+            self._forget(table.table_id)
             return
+
+    def _forget(self, table_id: str) -> None:
+        """An ended table leaves this copy's memory (its log is read again if anybody asks): the
+        hot tables are the live ones, so memory follows the tables in play, not those played."""
+        self.cache.pop(table_id, None)
+        self.secrets.pop(table_id, None)
+        self.views.forget(table_id)
+
+    async def archive(self, table_id: str) -> None:
+        """An ended table's log into the archive now (the gateway reads ended logs there); a
+        failure is logged: the gateway asks again (``paiju.tables.<table>.archive``)."""
+        try:
+            await self._retirement().archive(table_id)
+        except Exception as exc:
+            log(logger, "archive failed", logging.WARNING, table=table_id, error=repr(exc))
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -1055,6 +1130,14 @@ class TableService:
             table = loaded
         return table
 
+    async def _current(self, table_id: str) -> TableLog:
+        """The table as the stream holds it now (another copy may have appended since this one
+        last did): a reader's answer, never a stale one."""
+        table = await self._table(table_id)
+        if not table.over and await self.store.last_seq(table_id) != table.last_seq:
+            table = await self._reload(table)
+        return table
+
     async def _reload(self, table: TableLog) -> TableLog:
         loaded = await load(self.store, table.table_id, table)
         if loaded is None:  # a replica behind the one that served it before: retryable
@@ -1072,6 +1155,7 @@ class TableService:
             if len(self.metas) > 4 * self.settings.cache_tables:
                 self.metas.clear()  # bounded memory: entries are re-read from the bucket
                 self.secrets.clear()
+                self.views.waits.clear()
             self.metas[table_id] = entry
         return entry
 

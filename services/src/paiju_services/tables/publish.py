@@ -1,0 +1,189 @@
+"""The table service's side of ``paiju_services.views``: after every append, each human seat's
+view (sealed with its view key) and the spectators' view, one message per event, on core NATS;
+and the answer to a reader that asks for an audience's view now.
+
+A seat's view key is kept in the secrets bucket under ``view.<sha256 of its token>`` when the
+token is issued (``remember``): the directory holds the token's hash, so any copy finds the key of
+any seat. A seat with no key (a token issued before views were published) gets no pushed view;
+its reader asks (``answer``), with the token, and opens the answer with the key it derives.
+
+The deadline in a view is the turn clock's (``tables.clock.pending``), counted from when the
+table's current wait began: the time this copy appended the last event that is not ``QUIET``, or,
+when another copy did, the stream time of that event (``clock.wait_start``, one read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import nats.js.errors
+
+from paiju import api
+from paiju.protocol import Event
+from paiju.table import TableState
+from paiju_services import metrics, subjects, views
+from paiju_services.logs import log
+from paiju_services.messages import TableMeta
+from paiju_services.store import StoreError
+from paiju_services.tables.clock import QUIET, humans, pending, present, table_clock, wait_start
+
+if TYPE_CHECKING:
+    from paiju_services.tablelog import TableLog
+    from paiju_services.tables.service import TableService
+
+logger = logging.getLogger("paiju.tables.views")
+MAX_KEYS = 100_000  # view keys one copy keeps in memory
+
+
+class Publisher:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.keys: OrderedDict[str, bytes] = OrderedDict()  # token sha256 → view key
+        # table → (the version its current wait began at, and when): the deadline's start
+        self.waits: dict[str, tuple[int, float]] = {}
+
+    # --- view keys -----------------------------------------------------------------------------
+
+    async def remember(self, token: str) -> None:
+        """Keep the view key of a token just issued (a retry writes the same value)."""
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        key = views.view_key(token)
+        await self.service.secrets_kv.put(views.key_name(digest), key.hex().encode())
+        self._keep(digest, key)
+
+    def _keep(self, digest: str, key: bytes) -> None:
+        self.keys[digest] = key
+        self.keys.move_to_end(digest)
+        while len(self.keys) > MAX_KEYS:
+            self.keys.popitem(last=False)
+
+    async def _key(self, digest: str) -> bytes | None:
+        key = self.keys.get(digest)
+        if key is None:
+            try:
+                entry = await self.service.secrets_kv.get(views.key_name(digest))
+            except nats.js.errors.KeyNotFoundError:
+                return None
+            key = bytes.fromhex((entry.value or b"").decode())
+            self._keep(digest, key)
+        return key
+
+    # --- pushing -------------------------------------------------------------------------------
+
+    async def appended(
+        self, table: TableLog, first: int, events: Sequence[Event], states: Sequence[TableState]
+    ) -> None:
+        """Publish every audience's view after each of the events just appended (the first at
+        index ``first``). A failure is logged: readers ask for what they missed."""
+        try:
+            await self._appended(table, first, events, states)
+        except Exception as exc:
+            log(logger, "views not sent", logging.WARNING, table=table.table_id, error=repr(exc))
+
+    async def _appended(
+        self, table: TableLog, first: int, events: Sequence[Event], states: Sequence[TableState]
+    ) -> None:
+        table_id = table.table_id
+        now = time.time()
+        for offset, event in enumerate(events):
+            if event.TYPE not in QUIET:
+                self.waits[table_id] = (first + offset + 1, now)
+        entry = self.service.metas.get(table_id)
+        meta = entry.meta if entry is not None else (await self.service._meta(table_id)).meta
+        seats = [
+            (seat, await self._key(s.token_sha256))
+            for seat, s in enumerate(meta.seats)
+            if s.kind == "human" and s.token_sha256
+        ]
+        since = await self._since(table)
+        nc = self.service.nc
+        last = len(events) - 1
+        for offset, (event, state) in enumerate(zip(events, states, strict=True)):
+            version = first + offset + 1
+            settled = offset == last and not api.passing(state)
+            headers = {subjects.H_INDEX: str(version), subjects.H_TYPE: event.TYPE}
+            due = _due(state, meta, since) if settled and since is not None else None
+            await nc.publish(
+                views.views_subject(table_id, None),
+                body(state, None, version, settled, due),
+                headers=headers,
+            )
+            for seat, key in seats:
+                if key is None:
+                    continue
+                sealed = views.seal(key, table_id, seat, body(state, seat, version, settled, due))
+                await nc.publish(views.views_subject(table_id, seat), sealed, headers=headers)
+            metrics.VIEWS_OUT.inc(1 + len(seats))
+
+    async def _since(self, table: TableLog) -> float | None:
+        """When the table's current wait began: known here if nothing but ``QUIET`` events came
+        after the last wait this copy saw begin, else read from the stream."""
+        known = self.waits.get(table.table_id)
+        if known is not None and all(e.TYPE in QUIET for e in table.events[known[0] :]):
+            return known[1]
+        try:
+            start = await wait_start(
+                self.service.nc, table.table_id, self.service.settings.request_timeout
+            )
+        except StoreError:
+            return None
+        if start is None or start[0] != table.last_seq:
+            return None  # the stream moved on meanwhile: the next append says it
+        self.waits[table.table_id] = (_wait_version(table), start[1])
+        return start[1]
+
+    def forget(self, table_id: str) -> None:
+        self.waits.pop(table_id, None)
+
+    # --- answering -----------------------------------------------------------------------------
+
+    async def answer(self, table: TableLog, seat: int | None, key: bytes | None) -> bytes:
+        """The audience's view now (a seat's sealed with ``key``)."""
+        entry = await self.service._meta(table.table_id)
+        settled = table.settled and not api.passing(table.state)
+        since = await self._since(table) if settled else None
+        due = _due(table.state, entry.meta, since) if since is not None else None
+        data = body(table.state, seat, table.version, settled, due)
+        if seat is None or key is None:
+            return data
+        return views.seal(key, table.table_id, seat, data)
+
+
+def _wait_version(table: TableLog) -> int:
+    """The version after the table's last event that is not ``QUIET`` (0: none)."""
+    for index in range(table.version - 1, -1, -1):
+        if table.events[index].TYPE not in QUIET:
+            return index + 1
+    return 0
+
+
+def _due(state: TableState, meta: TableMeta, since: float) -> tuple[int, int | None] | None:
+    due = pending(state, table_clock(meta), humans(meta), since, present(meta))
+    return None if due is None else (due.at_ms, due.seat)
+
+
+def body(
+    state: TableState,
+    seat: int | None,
+    version: int,
+    settled: bool,
+    due: tuple[int, int | None] | None,
+) -> bytes:
+    moves = None
+    if settled and seat is not None and api.to_move(state) == seat:
+        moves = api.legal_moves_json(state, seat)
+    return views.encoder.encode(
+        views.ViewBody(
+            index=version,
+            view=api.view(state, seat),
+            settled=settled,
+            moves=moves,
+            deadline=None if due is None else due[0],
+            deadline_seat=None if due is None else due[1],
+        )
+    )

@@ -1,0 +1,114 @@
+"""What each audience of a table may see, written by the authority: the table service publishes,
+after every event it appends, the view of each human seat and the spectators' view; the gateway
+forwards them and holds no hidden card it could read without the seat's token.
+
+**Audiences and subjects.** ``paiju.views.<table>.watch``: the spectators' view, in clear (it
+is public). ``paiju.views.<table>.s<N>``: seat N's view, **sealed** (AES-256-GCM) with the
+seat's view key, ``view_key(token)`` — a hash of the seat's token. The table service keeps each
+key in the secrets bucket (``view.<sha256 of the token>``, written when the token is issued);
+the gateway derives it from the token a socket says hello with. So a process holding the
+gateway's NATS credentials reads every subject it may and still sees no card but the public
+ones: a seat's view opens only with that seat's token, which reaches the gateway only from the
+seat's own player. A bot's seat is not published (its turns go to the bots service alone).
+
+**A message** is a ``ViewBody`` (JSON): the view after the event, the seat's legal moves when it
+is to act, whether the table is at rest, and the pending deadline. Its headers say the version
+(``Paiju-Index``: events applied) and the event's type (``Paiju-Type``), so a reader orders and
+drops stale messages without opening them. The gateway makes a socket's frame by splicing the
+table id, the event and who is connected in front of the body (``frame``): one encoding per
+audience, by the authority, none per socket.
+
+**Nothing here is stored**: views are core NATS messages, derived from the log. A reader that
+missed one (a reconnection, a copy that crashed between its append and its publish) asks the
+table service for the audience's view now (``paiju.tables.<table>.view``; a seat's answer is
+sealed the same way), which it learns from the stream's header-only republish of every stored
+event (``paiju.stored.<table>``: the version, no body).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any
+
+import msgspec
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+VIEWS_PREFIX = "paiju.views"
+VIEWS_ALL = f"{VIEWS_PREFIX}.>"
+WATCH = "watch"
+KEY_PREFIX = "view."  # secrets bucket: view.<sha256 of a seat token> → the seat's view key (hex)
+NONCE_BYTES = 12
+
+
+class ViewBody(msgspec.Struct, forbid_unknown_fields=True):
+    """One audience's view of a table at a version (a frame's body, without the table, the
+    event and who is connected: the gateway adds those)."""
+
+    index: int  # events applied
+    view: dict[str, Any]
+    # False on an event that is not the last its command caused, or in a state the table leaves
+    # at once by its own step (api.passing): nobody may act on it
+    settled: bool = True
+    moves: list[dict[str, Any]] | None = None  # the seat's legal moves when it is to act
+    deadline: int | None = None  # epoch ms of the pending deadline
+    deadline_seat: int | None = None  # the seat that must act by then (None: the next deal)
+
+
+encoder = msgspec.json.Encoder()
+body_decoder = msgspec.json.Decoder(ViewBody)
+
+
+def audience(seat: int | None) -> str:
+    return WATCH if seat is None else f"s{seat}"
+
+
+def views_subject(table_id: str, seat: int | None) -> str:
+    return f"{VIEWS_PREFIX}.{table_id}.{audience(seat)}"
+
+
+def seat_of_subject(subject: str) -> int | None:
+    """The seat of a views subject (None: the spectators')."""
+    name = subject.rsplit(".", 1)[-1]
+    return None if name == WATCH else int(name[1:])
+
+
+def view_key(token: str) -> bytes:
+    """A seat's view key: whoever holds the seat's token can compute it, nobody else."""
+    return hashlib.sha256(b"paiju view key\x00" + token.encode()).digest()
+
+
+def key_name(token_sha256: str) -> str:
+    return KEY_PREFIX + token_sha256
+
+
+def _aad(table_id: str, seat: int) -> bytes:
+    return f"{table_id}.s{seat}".encode()
+
+
+def seal(key: bytes, table_id: str, seat: int, body: bytes) -> bytes:
+    """A seat's body, encrypted and bound to its table and seat (a sealed view moved to another
+    table's or seat's subject does not open)."""
+    nonce = os.urandom(NONCE_BYTES)
+    return nonce + AESGCM(key).encrypt(nonce, body, _aad(table_id, seat))
+
+
+class SealBroken(Exception):
+    """A sealed view that does not open with this key (another token's, or altered)."""
+
+
+def unseal(key: bytes, table_id: str, seat: int, data: bytes) -> bytes:
+    try:
+        return AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], _aad(table_id, seat))
+    except (InvalidTag, ValueError) as exc:
+        raise SealBroken(f"the view of seat {seat} at {table_id} does not open") from exc
+
+
+def frame(table_id: str, event: str | None, connected: list[int], body: bytes) -> bytes:
+    """A socket's ``state`` frame: the table, the event and the connected seats, then the
+    body's fields (the body is a JSON object the authority encoded once for its audience)."""
+    head = encoder.encode(
+        {"type": "state", "table": table_id, "event": event, "connected": connected}
+    )
+    return head[:-1] + b"," + body[1:]
