@@ -269,6 +269,7 @@ class Load:
     async def play_seat(self, slot: Table, config: dict[str, Any], seat: dict[str, Any]) -> None:
         engine: Any = None
         sent: dict[str, float] = {}
+        acted = -1  # the version this seat last moved at
         async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
             while not self.stop.is_set() and not slot.over:
@@ -300,6 +301,8 @@ class Load:
                 view = frame["view"]
                 if not frame.get("settled", True) or view.get("turn") != seat["seat"]:
                     continue
+                if frame["index"] <= acted:
+                    continue  # the same state again (who is connected changed): acted on it
                 if view.get("phase") in (None, "over", "finished"):
                     continue
                 moves = frame.get("moves")
@@ -316,6 +319,7 @@ class Load:
                     slot.next_move = max(now, slot.next_move) + 1.0 / self.args.pace
                     if wait > 0:
                         await asyncio.sleep(wait)
+                acted = frame["index"]
                 command_id = f"l{next(self.ids)}"
                 sent[command_id] = time.monotonic()
                 move = self.rng.choice(moves)

@@ -18,6 +18,8 @@ Sections now:
   headless Chromium against the real stack.
 - First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
   cold visit (empty cache) and a warm one (reload), in Chromium against the real stack.
+- Services under load (bench/services_bench.py): short runs of the load tool, each figure beside
+  its target and the raw JetStream acked publishes of the same run.
 
 Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; every engine measured in Pyodide
 within 2x of CPython; Guanpai and Banzipao games/s within 5% of the engine before the core change;
@@ -57,6 +59,7 @@ PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than
 
 sys.path.insert(0, str(BENCH_DIR))
 from browser_bench import browser_section, first_visit_section  # noqa: E402  (a sibling module)
+from services_bench import services_section  # noqa: E402  (a sibling module)
 
 
 def log(message: str) -> None:
@@ -442,6 +445,7 @@ SECTIONS: list[tuple[str, Section]] = [
         "First visit: bytes on the wire and engine ready, cold and warm (Chromium)",
         first_visit_section,
     ),
+    ("Services under load: the load tool's short runs (bench/load.py)", services_section),
 ]
 
 
@@ -513,12 +517,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--batches", type=int, default=6, help="batches per games/s figure")
     parser.add_argument("--report", type=Path, default=REPORT, help="markdown output")
+    parser.add_argument(
+        "--only", default="", help="run the sections whose title contains this text alone"
+    )
     args = parser.parse_args(argv)
 
     bench = Bench(budget=args.budget, batches=args.batches)
     started = time.perf_counter()
     results: list[tuple[str, list[Row], str | None]] = []
     for title, section in SECTIONS:
+        if args.only and args.only.lower() not in title.lower():
+            continue
         try:
             results.append((title, section(bench), None))
         except Exception:

@@ -326,6 +326,8 @@ class Clock:
         service = self.service
         async with service._lock(table_id):
             table = await service._table(table_id)
+            if service.own_appends.pop(table_id, None) == table.last_seq and not table.over:
+                return await self._after_own_append(table)
             start = None
             for _ in range(5):
                 start = await wait_start(service.nc, table_id, service.settings.request_timeout)
@@ -341,6 +343,21 @@ class Clock:
                 return None
             meta = entry.meta
             return pending(table.state, table_clock(meta), humans(meta), start[1], present(meta))
+
+    async def _after_own_append(self, table: TableLog) -> Pending | None:
+        """The deadline right after this copy's own append (the caller holds the lock): its
+        memory knows the log and when the wait began, so nothing is read. Were another copy to
+        append meanwhile, that copy computes the deadline of its own log; a timer set here on the
+        older one fires into a lost race and is computed again (``fire``), and the sweeps compute
+        from the stream."""
+        service = self.service
+        since = await service.views.since(table)
+        if since is None or not table.settled:
+            return None
+        meta = (await service._meta(table.table_id)).meta
+        if self.released.get(table.table_id, table.state.hand_no) != table.state.hand_no:
+            del self.released[table.table_id]  # the hand it released is dealt
+        return pending(table.state, table_clock(meta), humans(meta), since, present(meta))
 
     async def watch(self, table_id: str) -> None:
         """Set the table's timer to its pending deadline (or none)."""

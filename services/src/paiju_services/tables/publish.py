@@ -100,7 +100,7 @@ class Publisher:
             for seat, s in enumerate(meta.seats)
             if s.kind == "human" and s.token_sha256
         ]
-        since = await self._since(table)
+        since = await self.since(table)
         nc = self.service.nc
         last = len(events) - 1
         for offset, (event, state) in enumerate(zip(events, states, strict=True)):
@@ -120,7 +120,7 @@ class Publisher:
                 await nc.publish(views.views_subject(table_id, seat), sealed, headers=headers)
             metrics.VIEWS_OUT.inc(1 + len(seats))
 
-    async def _since(self, table: TableLog) -> float | None:
+    async def since(self, table: TableLog) -> float | None:
         """When the table's current wait began: known here if nothing but ``QUIET`` events came
         after the last wait this copy saw begin, else read from the stream."""
         known = self.waits.get(table.table_id)
@@ -137,8 +137,12 @@ class Publisher:
         self.waits[table.table_id] = (_wait_version(table), start[1])
         return start[1]
 
-    def forget(self, table_id: str) -> None:
+    def forget(self, table_id: str, meta: TableMeta | None = None) -> None:
+        """An ended table: its wait, and its seats' keys (read again if its players rematch)."""
         self.waits.pop(table_id, None)
+        for seat in meta.seats if meta is not None else ():
+            if seat.token_sha256:
+                self.keys.pop(seat.token_sha256, None)
 
     # --- answering -----------------------------------------------------------------------------
 
@@ -146,7 +150,7 @@ class Publisher:
         """The audience's view now (a seat's sealed with ``key``)."""
         entry = await self.service._meta(table.table_id)
         settled = table.settled and not api.passing(table.state)
-        since = await self._since(table) if settled else None
+        since = await self.since(table) if settled else None
         due = _due(table.state, entry.meta, since) if since is not None else None
         data = body(table.state, seat, table.version, settled, due)
         if seat is None or key is None:

@@ -250,6 +250,7 @@ class TableService:
         self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
         self.views = Publisher(self)  # every audience's view after every append (views.py)
+        self.own_appends: dict[str, int] = {}  # table → the sequence of this copy's last append
         # presence, in memory: table → seat → when a gateway copy last said it holds a socket
         # for it; table → when this copy last handled a seat's own command. A restart forgets
         # both and counts from its start (``started``): that only delays an abandonment.
@@ -890,6 +891,9 @@ class TableService:
                 table, fresh = await self._reload(table), True
                 continue
             states = table.applied(events, lines, command_id, seq, fingerprint)
+            if len(self.own_appends) > 4 * self.settings.cache_tables:
+                self.own_appends.clear()  # bounded: the clock then reads the stream once
+            self.own_appends[table_id] = seq  # the clock computes from memory (clock.py)
             await self.views.appended(table, index, events, states)
             return CommandDone(
                 index=index, count=len(events), version=table.version, retries=retries
@@ -1020,7 +1024,15 @@ class TableService:
         hot tables are the live ones, so memory follows the tables in play, not those played."""
         self.cache.pop(table_id, None)
         self.secrets.pop(table_id, None)
-        self.views.forget(table_id)
+        entry = self.metas.pop(table_id, None)
+        self.views.forget(table_id, entry.meta if entry is not None else None)
+        self.seen.pop(table_id, None)
+        self.acted.pop(table_id, None)
+        self.own_appends.pop(table_id, None)
+        self.clock.released.pop(table_id, None)
+        lock = self.locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self.locks[table_id]
 
     async def archive(self, table_id: str) -> None:
         """An ended table's log into the archive now (the gateway reads ended logs there); a

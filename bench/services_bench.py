@@ -1,0 +1,180 @@
+"""The services under load, for `make bench`: short runs of the load tool (bench/load.py), each
+against a system of its own that the tool starts, each figure printed beside its target and the
+raw JetStream acked publishes of the same run (nats-py at the same concurrency: the ceiling the
+store alone would allow on this machine).
+
+The runs (targets from the load issue):
+
+- 1 table, closed loop: move → view p50 under 3 ms;
+- 100 tables paced at 1 move/s each: p99 under 25 ms;
+- 100 tables, closed loop: at least 2,000 accepted moves/s;
+- the same with two copies of each service: more than with one;
+- 2,000 tables paced at 0.1 move/s each: p99 under 50 ms, none stuck.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+LOAD = BENCH_DIR / "load.py"
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    args: list[str]
+
+
+RUNS = {
+    "one": Run("1 table, closed loop", ["--tables", "1", "--duration", "10", "--warmup", "2"]),
+    "paced": Run(
+        "100 tables, paced 1 move/s each",
+        ["--tables", "100", "--pace", "1", "--duration", "20", "--warmup", "5"],
+    ),
+    "closed": Run(
+        "100 tables, closed loop", ["--tables", "100", "--duration", "15", "--warmup", "5"]
+    ),
+    "copies": Run(
+        "100 tables, closed loop, two copies of each service",
+        ["--tables", "100", "--duration", "15", "--warmup", "5", "--copies", "2"],
+    ),
+    "many": Run(
+        "2,000 tables, paced 0.1 move/s each",
+        [
+            "--tables",
+            "2000",
+            "--pace",
+            "0.1",
+            "--duration",
+            "30",
+            "--warmup",
+            "10",
+            "--ramp",
+            "30",
+            "--stuck",
+            "30",
+        ],
+    ),
+}
+
+
+def load(run: Run) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, str(LOAD), *run.args, "--raw", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    lines = proc.stdout.strip().splitlines()
+    if not lines:
+        raise RuntimeError(f"{run.name}: the load tool printed nothing:\n{proc.stderr[-2000:]}")
+    out: dict[str, Any] = json.loads(lines[-1])
+    return out
+
+
+def ms(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds * 1e3:.1f} ms"
+
+
+def describe(out: dict[str, Any]) -> str:
+    """The run's own figures: moves/s, latencies, errors, stuck tables, raw JetStream."""
+    lat = out.get("latency_s") or {}
+    raw = out.get("raw_acks_per_s")
+    parts = [
+        f"{out['moves_per_s']:,.0f} moves/s",
+        f"p50/p95/p99 {ms(lat.get('p50'))}/{ms(lat.get('p95'))}/{ms(lat.get('p99'))}",
+        f"stuck {out['stuck']}",
+        f"errors {sum((out.get('errors') or {}).values())}",
+        f"raw JetStream {raw:,.0f} acks/s" if raw else "raw JetStream —",
+    ]
+    return "; ".join(parts)
+
+
+def services_section(bench: Any) -> list[Any]:
+    """The section for bench/run.py: each run's figure (CPython column) against its target, and
+    the run's whole line (moves/s, latencies, stuck, errors, raw JetStream) in the report's
+    notes."""
+    from run import Row, log, mark
+
+    outs: dict[str, dict[str, Any]] = {}
+    for key, run in RUNS.items():
+        log(f"services: {run.name}")
+        outs[key] = load(run)
+        bench.notes.append(f"Services, {run.name}: {describe(outs[key])}.")
+    bench.facts["services"] = outs
+
+    def latency(key: str, which: str) -> float | None:
+        value = (outs[key].get("latency_s") or {}).get(which)
+        return None if value is None else float(value)
+
+    def raw(key: str) -> str:
+        value = outs[key].get("raw_acks_per_s")
+        return f"raw JetStream same run {value:,.0f} acks/s" if value else "raw JetStream —"
+
+    rows = []
+    p50 = latency("one", "p50")
+    ok = p50 is not None and p50 < 0.003
+    rows.append(
+        Row(
+            f"{RUNS['one'].name}: move → view p50 ({raw('one')})",
+            ms(p50),
+            target=f"< 3 ms {mark(ok)}",
+            met=ok,
+        )
+    )
+    p99 = latency("paced", "p99")
+    ok = p99 is not None and p99 < 0.025
+    rows.append(
+        Row(
+            f"{RUNS['paced'].name}: move → view p99 ({raw('paced')})",
+            ms(p99),
+            target=f"< 25 ms {mark(ok)}",
+            met=ok,
+        )
+    )
+    closed = outs["closed"]["moves_per_s"]
+    ok = closed >= 2000
+    rows.append(
+        Row(
+            f"{RUNS['closed'].name}: accepted moves/s ({raw('closed')})",
+            f"{closed:,.0f}/s",
+            target=f"≥ 2,000/s {mark(ok)}",
+            met=ok,
+        )
+    )
+    copies = outs["copies"]["moves_per_s"]
+    ok = copies > closed
+    rows.append(
+        Row(
+            f"{RUNS['copies'].name}: accepted moves/s ({raw('copies')})",
+            f"{copies:,.0f}/s",
+            target=f"> one copy's {closed:,.0f}/s {mark(ok)}",
+            met=ok,
+        )
+    )
+    p99 = latency("many", "p99")
+    stuck = outs["many"]["stuck"]
+    ok = p99 is not None and p99 < 0.05 and stuck == 0
+    rows.append(
+        Row(
+            f"{RUNS['many'].name}: move → view p99, stuck tables ({raw('many')})",
+            f"{ms(p99)}, {stuck} stuck",
+            target=f"< 50 ms, none stuck {mark(ok)}",
+            met=ok,
+        )
+    )
+    rows.append(
+        Row(
+            "A restart with 1,000 live tables, all reconnecting at once: events/s rebuilt",
+            "not measured",
+            target="≥ 10,000/s (no run of the load tool measures it yet)",
+            met=False,
+        )
+    )
+    return rows
