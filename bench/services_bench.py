@@ -117,58 +117,33 @@ def services_section(bench: Any) -> list[Any]:
         value = outs[key].get("raw_acks_per_s")
         return f"raw JetStream same run {value:,.0f} acks/s" if value else "raw JetStream —"
 
-    rows = []
-    p50 = latency("one", "p50")
-    ok = p50 is not None and p50 < 0.003
-    rows.append(
-        Row(
-            f"{RUNS['one'].name}: move → view p50 ({raw('one')})",
-            ms(p50),
-            target=f"< 3 ms {mark(ok)}",
-            met=ok,
-        )
-    )
-    p99 = latency("paced", "p99")
-    ok = p99 is not None and p99 < 0.025
-    rows.append(
-        Row(
-            f"{RUNS['paced'].name}: move → view p99 ({raw('paced')})",
-            ms(p99),
-            target=f"< 25 ms {mark(ok)}",
-            met=ok,
-        )
-    )
-    closed = outs["closed"]["moves_per_s"]
-    ok = closed >= 2000
-    rows.append(
-        Row(
-            f"{RUNS['closed'].name}: accepted moves/s ({raw('closed')})",
-            f"{closed:,.0f}/s",
-            target=f"≥ 2,000/s {mark(ok)}",
-            met=ok,
-        )
-    )
-    copies = outs["copies"]["moves_per_s"]
-    ok = copies > closed
-    rows.append(
-        Row(
-            f"{RUNS['copies'].name}: accepted moves/s ({raw('copies')})",
-            f"{copies:,.0f}/s",
-            target=f"> one copy's {closed:,.0f}/s {mark(ok)}",
-            met=ok,
-        )
-    )
-    p99 = latency("many", "p99")
+    p50, p99, many = latency("one", "p50"), latency("paced", "p99"), latency("many", "p99")
+    closed, copies = outs["closed"]["moves_per_s"], outs["copies"]["moves_per_s"]
     stuck = outs["many"]["stuck"]
-    ok = p99 is not None and p99 < 0.05 and stuck == 0
-    rows.append(
-        Row(
-            f"{RUNS['many'].name}: move → view p99, stuck tables ({raw('many')})",
-            f"{ms(p99)}, {stuck} stuck",
-            target=f"< 50 ms, none stuck {mark(ok)}",
-            met=ok,
-        )
-    )
+    # (run, what is measured, the figure, the target, met)
+    checks = [
+        ("one", "move → view p50", ms(p50), "< 3 ms", p50 is not None and p50 < 0.003),
+        ("paced", "move → view p99", ms(p99), "< 25 ms", p99 is not None and p99 < 0.025),
+        ("closed", "accepted moves/s", f"{closed:,.0f}/s", "≥ 2,000/s", closed >= 2000),
+        (
+            "copies",
+            "accepted moves/s",
+            f"{copies:,.0f}/s",
+            f"> one copy's {closed:,.0f}/s",
+            copies > closed,
+        ),
+        (
+            "many",
+            "move → view p99, stuck tables",
+            f"{ms(many)}, {stuck} stuck",
+            "< 50 ms, none stuck",
+            many is not None and many < 0.05 and stuck == 0,
+        ),
+    ]
+    rows = [
+        Row(f"{RUNS[key].name}: {what} ({raw(key)})", figure, target=f"{target} {mark(ok)}", met=ok)
+        for key, what, figure, target, ok in checks
+    ]
     rows.append(
         Row(
             "A restart with 1,000 live tables, all reconnecting at once: events/s rebuilt",
