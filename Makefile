@@ -78,9 +78,12 @@ load: $(STAMP) wheel
 	$(PY) bench/load.py --tables $(TABLES) --pace $(PACE)
 
 ## soak-services: 10 minutes of table churn (matches end and are replaced) through the whole
-## system, with each process's memory and CPU sampled every minute, and at rest at the end
+## system, with each process's memory and CPU sampled every minute, and at rest at the end. The
+## lobby's history keeps 1,000 finished tables here (5,000 by default), so that the gateway's
+## memory reaches its bound within the run (about 1,800 matches end in it)
 soak-services: $(STAMP) wheel
-	$(PY) bench/load.py --tables 300 --pace 0.5 --duration 600 --sample 60 --raw 0
+	$(PY) bench/load.py --tables 300 --pace 0.5 --duration 600 --sample 60 --raw 0 \
+		--setting "history_size = 1000"
 
 clean:
 	rm -rf $(VENV) .venv-bench .bench-engines $(WHEEL_DIR) web-client/node_modules var

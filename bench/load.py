@@ -74,7 +74,7 @@ class System:
         return self.nats_url.replace("nats://", f"nats://operator:{password}@", 1)
 
     @classmethod
-    def start(cls, copies: int) -> System:
+    def start(cls, copies: int, settings: list[str]) -> System:
         folder = Path(tempfile.mkdtemp(prefix="paiju-load-"))
         nats_port, monitor_port, http_port = free_port(), free_port(), free_port()
         conf = folder / "nats.conf"
@@ -96,7 +96,10 @@ class System:
             f"logs = {json.dumps(str(folder / 'logs'))}\n\n"
             f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = [{json.dumps(str(conf))}]\n\n'
             "[settings]\nreplicas = 1\nbot_delay = 0.0\nhttp_rate = 100000.0\n"
-            "http_burst = 100000\nframe_rate = 1000.0\nframe_burst = 1000\n\n" + processes
+            "http_burst = 100000\nframe_rate = 1000.0\nframe_burst = 1000\n"
+            + "".join(f"{line}\n" for line in settings)
+            + "\n"
+            + processes
         )
         proc = subprocess.Popen(
             [sys.executable, "-m", "paiju_services.launcher", str(toml)],
@@ -444,7 +447,7 @@ def soak_report(series: list[dict[str, Any]]) -> str:
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    system = None if args.gateway else System.start(args.copies)
+    system = None if args.gateway else System.start(args.copies, args.setting)
     try:
         gateway = args.gateway or system.gateway  # type: ignore[union-attr]
         root = system.proc.pid if system else None
@@ -524,6 +527,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=0.0,
         help="seconds between samples of each process's memory and CPU (0: none), for a soak",
+    )
+    parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        help="a line of the system's [settings] (e.g. 'history_size = 1000'), may be repeated",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

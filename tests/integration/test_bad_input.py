@@ -4,11 +4,13 @@ in Chinese and English) and the table's log stays exactly as it was."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
 import nats
 import pytest
+import websockets
 
 from integration.harness import Socket, Stack, join, new_table, owner, raw_log
 from paiju_services.config import Settings
@@ -601,3 +603,15 @@ async def test_a_table_at_its_event_limit_takes_no_more_events(
     finally:
         await nc.close()
     assert await snapshot(stack, table.id) == before
+
+
+@pytest.mark.parametrize("table_id", ["0123456789abcdef", "not-a-table"])
+async def test_a_socket_on_no_such_table_is_told_so_and_closed(stack: Stack, table_id: str) -> None:
+    """A table id of the right form that names no table, or one of the wrong form: an error
+    frame ``table_not_found``, then close code 4404 (not 1011, a bug's)."""
+    async with websockets.connect(f"{stack.ws}/ws/tables/{table_id}") as conn:
+        frame = json.loads(await asyncio.wait_for(conn.recv(), 10))
+        assert frame["type"] == "error" and frame["code"] == "table_not_found"
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(conn.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404

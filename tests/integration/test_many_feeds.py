@@ -1,20 +1,23 @@
 """Watched tables are not bounded by JetStream consumers (gateway/feeds.py): a feed follows its
-table with a plain subscription to what the stream republishes of it (and batched direct gets on
-a gap), so a gateway
-watching many tables holds no consumer of the event stream (a stream allows 1,000 by default, the
-cap every watched table used to count against). Feeds of many tables start at once, and a
-spectator of a table played by bots sees every event's index once, in order, to the end."""
+table with plain subscriptions to the views the table service publishes (and asks for what it
+missed), so a gateway watching many tables holds no consumer of the event stream (a stream allows
+1,000 by default, the cap every watched table used to count against). Feeds of many tables start
+at once, and a spectator of a table played by bots sees every event's index once, in order, to the
+end."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import httpx
 import nats
 
-from integration.harness import Socket, Stack, new_table, owner
+from integration.harness import Socket, Stack, new_table, owner, start_stack
 from integration.test_cluster import assert_every_index_once, watch_to_the_end
 from paiju_services import subjects
+from paiju_services.bus import request
+from paiju_services.messages import CreateTable, TableCreated
 
 IDLE_TABLES = 40  # watched, not started: their feeds stay open
 PLAYED_TABLES = 3  # watched while bots play them to the end
@@ -52,3 +55,56 @@ async def test_a_gateway_watches_many_tables_with_no_consumer_per_table(
     assert await consumers(stack) == before
     for sock in socks:
         await sock.close()
+
+
+WATCHED = 2_001  # beyond the 1,000 consumers a stream allows by default (the 999 of before)
+
+
+async def test_a_gateway_watches_more_than_two_thousand_tables(tmp_path: Path) -> None:
+    """One gateway copy watches more than two thousand tables at once (a stack of its own, so that
+    the lobby of the other tests is not flooded): every socket gets its table's state, no
+    consumer of the event stream is made for any, and a table played by bots among them is seen
+    to its end, every index once."""
+    stack = start_stack(tmp_path, bots=True)
+    nc = await nats.connect(stack.nats_url)
+    try:
+        before = await consumers(stack)
+        made = await asyncio.gather(
+            *(
+                request(
+                    nc,
+                    subjects.TABLES_CREATE,
+                    CreateTable(game="guanpai"),
+                    TableCreated,
+                    30,
+                    "unavailable",
+                )
+                for _ in range(WATCHED)
+            )
+        )
+        tables = [m.table for m in made]
+        socks: list[Socket] = []
+        for start in range(0, WATCHED, 100):  # a hundred sockets at a time
+            socks += await asyncio.gather(
+                *(Socket.open(stack.ws, t) for t in tables[start : start + 100])
+            )
+        states = [next(f for f in s.frames if f["type"] == "state") for s in socks]
+        assert [s["table"] for s in states] == tables
+        assert all(s["view"]["phase"] == "seeding" for s in states)
+        assert await consumers(stack) == before
+
+        played, owner_token = made[-1].table, made[-1].owner_token
+        async with httpx.AsyncClient(base_url=stack.http, timeout=20) as http:
+            r = await http.post(
+                f"/api/tables/{played}/bots",
+                json={},
+                headers={"Authorization": f"Bearer {owner_token}"},
+            )
+            assert r.status_code == 200, r.text
+        await watch_to_the_end(socks[-1], 120)
+        assert_every_index_once(socks[-1].frames)
+        for sock in socks:
+            await sock.close()
+    finally:
+        await nc.close()
+        stack.stop()

@@ -4,6 +4,7 @@ by command-line flags (the launcher passes flags from a deploy/ config)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import socket
 from pathlib import Path
@@ -52,6 +53,9 @@ class Settings(msgspec.Struct, kw_only=True):
     max_body: int = 16 * 1024  # bytes of an HTTP request body
     max_frame: int = 4 * 1024  # bytes of a WebSocket frame we read
     ws_max_size: int = 64 * 1024  # bytes: uvicorn closes the socket above this
+    # permessage-deflate on the WebSockets: off, as it compresses each frame once per socket (a
+    # quarter of the gateway's CPU under load) to save a kilobyte or two a frame
+    ws_compress: bool = False
     frame_rate: float = 20.0  # WebSocket frames a second a client may send (sustained)
     frame_burst: int = 40  # and in a burst
     http_rate: float = 50.0  # API requests a second a client address may send (sustained)
@@ -61,6 +65,9 @@ class Settings(msgspec.Struct, kw_only=True):
         30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)
     )
     max_log_cache: int = 256  # finished tables' logs kept in memory per gateway copy
+    # finished tables the lobby's history lists (the most recent; a gateway copy keeps their
+    # directory entries in memory: its memory grows until it holds this many, then stays)
+    history_size: int = 5000
     # seconds between a gateway copy's presence messages (the seats it holds sockets for); a
     # copy not heard of for three of them counts as gone
     presence_interval: float = 2.0
@@ -71,16 +78,32 @@ _ENV_TYPES: dict[str, type] = {
 }
 
 
+def _value(kind: type, raw: str) -> Any:
+    """A setting's value from its text (a flag, an environment variable): ``true``/``false``,
+    ``1``/``0``, ``yes``/``no``, ``on``/``off`` for a switch."""
+    if kind is bool:
+        text = raw.strip().lower()
+        if text not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            raise ValueError(f"not a switch: {raw!r} (true or false)")
+        return text in ("true", "1", "yes", "on")
+    return kind(raw)
+
+
 def load(service: str, argv: list[str] | None = None) -> Settings:
     """Settings from the environment (``PAIJU_NATS_URL`` ...) and ``--nats-url``-style flags."""
     values: dict[str, Any] = {}
     for name, kind in _ENV_TYPES.items():
         raw = os.environ.get(f"PAIJU_{name.upper()}")
         if raw is not None:
-            values[name] = kind(raw)
+            values[name] = _value(kind, raw)
     parser = argparse.ArgumentParser(prog=f"paiju-services {service}")
     for name, kind in _ENV_TYPES.items():
-        parser.add_argument(f"--{name.replace('_', '-')}", type=kind, default=None, dest=name)
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            type=functools.partial(_value, kind),
+            default=None,
+            dest=name,
+        )
     args = parser.parse_args(argv or [])
     values.update({k: v for k, v in vars(args).items() if v is not None})
     settings = msgspec.convert(values, Settings)

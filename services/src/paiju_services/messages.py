@@ -145,18 +145,29 @@ class StartRematch(Request):
 
 class ViewWanted(Request):
     """An audience's view of a table now (``paiju.tables.<table>.view``): a seat's with its token,
-    else the spectators'."""
+    else the spectators'. ``after``: the version the asker has; the views of the versions between
+    it and now come too (at most ``views.MAX_FILL`` of them), so that no event is skipped."""
 
     token: str | None = None
+    after: int | None = None
+
+
+class ViewAt(msgspec.Struct, kw_only=True):
+    """``data``: the ``views.ViewBody`` (JSON) at ``index``, sealed with the seat's view key for a
+    seat (``views.seal``), in clear for the spectators; ``event``: the type of the event that led
+    to it (None: the table's first state)."""
+
+    index: int
+    event: str | None = None
+    data: bytes = b""
 
 
 class ViewNow(Reply):
-    """``data``: the ``views.ViewBody`` (JSON) at ``index``, sealed with the seat's view key for a
-    seat (``views.seal``), in clear for the spectators."""
+    """The audience's view now, and before it those of the versions the asker missed."""
 
     seat: int | None = None
-    index: int = 0
-    data: bytes = b""
+    missed: list[ViewAt] = msgspec.field(default_factory=list)
+    now: ViewAt | None = None
 
 
 class StateWanted(Request):

@@ -40,6 +40,7 @@ VIEWS_ALL = f"{VIEWS_PREFIX}.>"
 WATCH = "watch"
 KEY_PREFIX = "view."  # secrets bucket: view.<sha256 of a seat token> → the seat's view key (hex)
 NONCE_BYTES = 12
+MAX_FILL = 64  # missed versions a reader is sent one by one; beyond, the latest view alone
 
 
 class ViewBody(msgspec.Struct, forbid_unknown_fields=True):

@@ -203,6 +203,7 @@ async def serve(settings: Settings) -> None:
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.ws_max_size,
+        ws_per_message_deflate=settings.ws_compress,
         log_config=None,
         access_log=False,
         lifespan="on",

@@ -94,7 +94,8 @@ class Backend:
         self.js = js
         self.store = EventStore(nc, js)
         self.tables_kv = tables_kv
-        self.directory = Directory(tables_kv)  # the lobby's listings (gateway/directory.py)
+        # the lobby's listings (gateway/directory.py)
+        self.directory = Directory(tables_kv, settings.history_size)
         self.finished = LRU(
             settings.max_log_cache, settings.cache_bytes
         )  # finished tables never change
@@ -366,9 +367,10 @@ class Backend:
             )
         return answer_out(public_state(table, at), StateOut)
 
-    async def view_now(self, table_id: str, token: str | None) -> ViewNow:
-        """An audience's view now (a seat's sealed with its view key): a feed's start or catch-up."""
-        return await self._ask(table_id, "view", ViewWanted(token=token), ViewNow)
+    async def view_now(self, table_id: str, token: str | None, after: int | None) -> ViewNow:
+        """An audience's view now, and those after version ``after`` it missed (a seat's sealed
+        with its view key): a feed's start or catch-up."""
+        return await self._ask(table_id, "view", ViewWanted(token=token, after=after), ViewNow)
 
     async def _ask(self, table_id: str, verb: str, body: Any, reply: type[R]) -> R:
         self.check_id(table_id)

@@ -41,6 +41,7 @@ from paiju_services import metrics, subjects, views
 from paiju_services.errors import RemoteError, ServiceError
 from paiju_services.gateway.schemas import Over, encoder
 from paiju_services.logs import log
+from paiju_services.messages import ViewNow
 
 if TYPE_CHECKING:
     from paiju_services.gateway.backend import Backend
@@ -147,6 +148,8 @@ class Audience:
         self.index = -1  # the version of ``body``
         self.event: str | None = None  # the event ``body`` follows (None: a snapshot)
         self.body: bytes | None = None  # the views.ViewBody, in clear
+        # one change at a time: a pushed view that shows a gap waits for the missed ones
+        self.lock = asyncio.Lock()
 
     def openers(self) -> list[tuple[bytes, str]]:
         """The view keys and tokens of its sockets (a seat's player may have several)."""
@@ -179,7 +182,8 @@ class TableFeed:
             subjects.stored_subject(self.table_id), cb=self._on_stored
         )
         try:
-            await self._fetch(spectators)  # the view now: after the subscriptions, none is missed
+            async with spectators.lock:  # the view now: after the subscriptions, none is missed
+                await self._fetch(spectators)
         except BaseException:
             await self._stop_following()
             raise
@@ -221,7 +225,8 @@ class TableFeed:
                 views.views_subject(self.table_id, seat), cb=self._on_view
             )
         if mine.body is None or mine.index < self.audiences[None].index:
-            await self._fetch(mine)
+            async with mine.lock:
+                await self._fetch(mine)
 
     def add_spectator(self, watcher: Watcher) -> None:
         """A socket whose seat could not be taken watches as a spectator again."""
@@ -327,14 +332,21 @@ class TableFeed:
         audience = self.audiences.get(seat)
         if audience is None or index <= audience.index:
             return  # nobody here sees that seat, or an older view than the one it has
-        data = msg.data
-        if seat is not None:
-            opened = self._open(audience, data)
-            if opened is None:  # no key of ours opens it: the seat's token changed
-                self._spawn(self._refetch(audience))
+        async with audience.lock:
+            if index <= audience.index:
                 return
-            data = opened
-        self._take(audience, index, headers.get(subjects.H_TYPE), data)
+            if 0 <= audience.index < index - 1:  # a view missed: every one since, in order
+                await self._refetch(audience, locked=True)
+                if index <= audience.index:
+                    return
+            data = msg.data
+            if seat is not None:
+                opened = self._open(audience, data)
+                if opened is None:  # no key of ours opens it: the seat's token changed
+                    await self._refetch(audience, locked=True)
+                    return
+                data = opened
+            self._take(audience, index, headers.get(subjects.H_TYPE), data)
 
     def _open(self, audience: Audience, data: bytes) -> bytes | None:
         assert audience.seat is not None
@@ -343,9 +355,13 @@ class TableFeed:
                 return views.unseal(key, self.table_id, audience.seat, data)
         return None
 
-    async def _refetch(self, audience: Audience) -> None:
+    async def _refetch(self, audience: Audience, locked: bool = False) -> None:
         try:
-            await self._fetch(audience)
+            if locked:
+                await self._fetch(audience)
+            else:
+                async with audience.lock:
+                    await self._fetch(audience)
         except Exception as exc:  # NATS away: the next stored event or reconnection asks again
             log(logger, "view not read", logging.WARNING, table=self.table_id, error=repr(exc))
 
@@ -353,23 +369,33 @@ class TableFeed:
         """The audience's view now, from the table service (a seat's with one of its tokens)."""
         if self.closed:
             return
+        after = audience.index if audience.index >= 0 else None
         if audience.seat is None:
-            answer = await self.backend.view_now(self.table_id, None)
-            self._take(audience, answer.index, None, answer.data, fetched=True)
+            answer = await self.backend.view_now(self.table_id, None, after)
+            self._take_all(audience, answer, None)
             return
         for key, token in audience.openers():
             try:
-                answer = await self.backend.view_now(self.table_id, token)
+                answer = await self.backend.view_now(self.table_id, token, after)
             except RemoteError as exc:
                 if exc.error.code == "unauthorized":
                     continue  # this socket's token no longer holds the seat
                 raise
             if answer.seat != audience.seat:
                 continue
-            body = views.unseal(key, self.table_id, audience.seat, answer.data)
-            self._take(audience, answer.index, None, body, fetched=True)
+            self._take_all(audience, answer, key)
             return
         raise ServiceError("unauthorized")
+
+    def _take_all(self, audience: Audience, answer: ViewNow, key: bytes | None) -> None:
+        """The views a fetch brought: those the audience missed, in order, then the latest."""
+        for view in [*answer.missed, *([answer.now] if answer.now else [])]:
+            data = view.data
+            if key is not None and audience.seat is not None:
+                data = views.unseal(key, self.table_id, audience.seat, data)
+            # a view fetched at start is a snapshot (no event); one that fills a gap is the event
+            event = view.event if audience.index >= 0 else None
+            self._take(audience, view.index, event, data, fetched=True)
 
     def _take(
         self,

@@ -90,15 +90,14 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     try:
         feed = await backend.feed(table_id)
     except Exception as exc:  # said to the client as what it is (not found, unavailable ...)
-        if not isinstance(exc, ServiceError) or exc.code != "table_not_found":
+        code = error_body(exc).code
+        if code != "table_not_found":
             log(logger, "feed failed", logging.WARNING, table=table_id, error=repr(exc))
         await socket.send_text(error_frame(exc).decode())
         # 1013: try again later (NATS or the store unavailable); 4404: no such table (or a bad
         # id); 1011: a bug
-        unavailable = error_body(exc).code == "unavailable"
-        await socket.close(
-            code=1013 if unavailable else 4404 if isinstance(exc, ServiceError) else 1011
-        )
+        known = isinstance(exc, ServiceError | RemoteError)
+        await socket.close(code=1013 if code == "unavailable" else 4404 if known else 1011)
         return
     watcher = Watcher(None)
     try:

@@ -28,7 +28,7 @@ from paiju.protocol import Event
 from paiju.table import TableState
 from paiju_services import metrics, subjects, views
 from paiju_services.logs import log
-from paiju_services.messages import TableMeta
+from paiju_services.messages import TableMeta, ViewAt
 from paiju_services.store import StoreError
 from paiju_services.tables.clock import QUIET, humans, pending, present, table_clock, wait_start
 
@@ -146,16 +146,30 @@ class Publisher:
 
     # --- answering -----------------------------------------------------------------------------
 
-    async def answer(self, table: TableLog, seat: int | None, key: bytes | None) -> bytes:
-        """The audience's view now (a seat's sealed with ``key``)."""
+    async def answer(
+        self, table: TableLog, seat: int | None, key: bytes | None, after: int | None
+    ) -> tuple[list[ViewAt], ViewAt]:
+        """The audience's view now (a seat's sealed with ``key``), and before it the views of the
+        versions after ``after`` (those a reader missed: states past, nobody acts on them)."""
         entry = await self.service._meta(table.table_id)
         settled = table.settled and not api.passing(table.state)
         since = await self.since(table) if settled else None
         due = _due(table.state, entry.meta, since) if since is not None else None
-        data = body(table.state, seat, table.version, settled, due)
-        if seat is None or key is None:
-            return data
-        return views.seal(key, table.table_id, seat, data)
+
+        def at(version: int, data: bytes) -> ViewAt:
+            if seat is not None and key is not None:
+                data = views.seal(key, table.table_id, seat, data)
+            event = table.events[version - 1].TYPE if version else None
+            return ViewAt(index=version, event=event, data=data)
+
+        missed = []
+        if after is not None and 0 <= after < table.version - 1 <= after + views.MAX_FILL:
+            state = table.state_at(after)
+            for version in range(after + 1, table.version):
+                state = api.evolve(state, table.events[version - 1])
+                missed.append(at(version, body(state, seat, version, False, None)))
+        now = body(table.state, seat, table.version, settled, due)
+        return missed, at(table.version, now)
 
 
 def _wait_version(table: TableLog) -> int:

@@ -757,8 +757,8 @@ class TableService:
         key = None if req.token is None else view_key(req.token)
         async with self._lock(table_id):
             table = await self._current(table_id)
-            data = await self.views.answer(table, seat, key)
-        return ViewNow(seat=seat, index=table.version, data=data)
+            missed, now = await self.views.answer(table, seat, key, req.after)
+        return ViewNow(seat=seat, missed=missed, now=now)
 
     async def public_state(self, table_id: str, req: StateWanted) -> PublicState:
         """A spectator's view of the table after its first ``at`` events, from this copy's

@@ -1,0 +1,87 @@
+"""A feed that misses views (core NATS messages: a reconnection, a table-service copy that crashed
+between its append and its publish) sends its sockets every missed view, in order, with its event:
+a spectator sees every index once, with no gap, to the end of the match. Two ways a miss is found:
+the next pushed view shows a gap, or the stream's header-only republish says a version was stored
+whose view did not come (views.py). Real parts: the stack's NATS and services, the gateway's own
+Backend and TableFeed in this process, its watch subscription cut to lose views."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+import nats
+from nats.aio.client import Client
+
+from integration.harness import Stack, new_table, owner
+from integration.test_cluster import assert_every_index_once
+from paiju_services import subjects, views
+from paiju_services.config import Settings
+from paiju_services.gateway.backend import Backend
+from paiju_services.gateway.feeds import TableFeed, Watcher
+
+
+def frames_of(watcher: Watcher) -> list[dict[str, object]]:
+    out = []
+    while not watcher.outbox.empty():
+        frame = watcher.outbox.get_nowait()
+        if frame:
+            out.append(json.loads(frame))
+    return out
+
+
+async def until(condition: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def a_played_table(
+    http: httpx.AsyncClient, backend: Backend
+) -> tuple[TableFeed, Watcher, int]:
+    table = await new_table(http, game="guanpai", players=3)
+    feed = await backend.feed(table)
+    watcher = Watcher(None, limit=100_000)
+    feed.add(watcher)
+    start = feed.audiences[None].index
+    spectators = feed.audiences[None]
+    assert spectators.sub is not None
+    await spectators.sub.unsubscribe()  # from now on its pushed views are lost
+    r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+    assert r.status_code == 200, r.text
+    await until(lambda: feed.stored_version >= start + 8, 30)  # events stored, none pushed
+    return feed, watcher, start
+
+
+async def test_a_feed_that_misses_views_sends_every_one_in_order(
+    stack: Stack, http: httpx.AsyncClient
+) -> None:
+    nc: Client = await nats.connect(stack.nats_url)
+    try:
+        js = nc.jetstream()
+        backend = Backend(Settings(), nc, js, await js.key_value(subjects.TABLES_BUCKET))
+        # a feed that gets its pushed views again: the next one shows the gap
+        pushed, pushed_watcher, pushed_start = await a_played_table(http, backend)
+        pushed.audiences[None].sub = await nc.subscribe(
+            views.views_subject(pushed.table_id, None), cb=pushed._on_view
+        )
+        # a feed that never does: the stored headers tell it what it missed
+        silent, silent_watcher, silent_start = await a_played_table(http, backend)
+        await until(lambda: pushed.over and silent.over, 120)
+        await asyncio.sleep(0.2)
+        for feed, watcher, start in (
+            (pushed, pushed_watcher, pushed_start),
+            (silent, silent_watcher, silent_start),
+        ):
+            frames = frames_of(watcher)
+            assert_every_index_once(frames)  # type: ignore[arg-type]
+            states = [f for f in frames if f["type"] == "state" and f.get("event")]
+            assert states[0]["index"] == start + 1 and states[-1]["event"] == "match_ended"
+            assert states[-1]["index"] == feed.stored_version
+            assert frames[-1]["type"] == "over"
+        await backend.close()
+    finally:
+        await nc.close()
