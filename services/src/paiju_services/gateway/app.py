@@ -13,7 +13,6 @@ from typing import Any
 import msgspec
 import uvicorn
 from litestar import Litestar, Request, Response, get
-from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException, ValidationException
@@ -27,6 +26,7 @@ from paiju_services.config import Settings
 from paiju_services.errors import ErrorBody, ServiceError, error_body, http_status, short
 from paiju_services.gateway import controllers, static
 from paiju_services.gateway.backend import Backend
+from paiju_services.gateway.gzip import gzip_api
 from paiju_services.gateway.limits import http_rate_limit
 from paiju_services.gateway.ws import table_socket
 from paiju_services.logs import log
@@ -160,13 +160,9 @@ def create_app(settings: Settings) -> Litestar:
         dependencies={"backend": Provide(get_backend, sync_to_thread=False)},
         exception_handlers={Exception: error_response},
         before_request=controllers.check_body,
-        middleware=[access_log, http_rate_limit(settings)],
+        # the API's JSON answers gzipped (gateway/gzip.py; static files are precompressed)
+        middleware=[access_log, http_rate_limit(settings), gzip_api],
         request_max_body_size=settings.max_body,
-        # the API's JSON answers gzipped (the catalogue is 82 kB raw); static files are served
-        # precompressed by gateway/static.py and excluded here
-        compression_config=CompressionConfig(
-            backend="gzip", minimum_size=1024, gzip_compress_level=6, exclude=["^/(?!api/)"]
-        ),
         logging_config=None,
         openapi_config=OpenAPIConfig(
             title="Paiju 牌局 API",
