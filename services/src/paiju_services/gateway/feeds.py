@@ -310,6 +310,10 @@ class TableFeed:
             return
         if version > self.stored_version:
             self.stored_version = version
+        self._arm()
+
+    def _arm(self) -> None:
+        """Look again in ``GRACE`` seconds whether an audience is behind what the stream holds."""
         if self.checker is None and not self.closed:
             loop = asyncio.get_running_loop()
             self.checker = loop.call_later(GRACE, self._check)
@@ -362,8 +366,10 @@ class TableFeed:
             else:
                 async with audience.lock:
                     await self._fetch(audience)
-        except Exception as exc:  # NATS away: the next stored event or reconnection asks again
+        except Exception as exc:  # NATS or the table service away: asked again in a moment
             log(logger, "view not read", logging.WARNING, table=self.table_id, error=repr(exc))
+            if not self.over:
+                self._arm()
 
     async def _fetch(self, audience: Audience) -> None:
         """The audience's view now, from the table service (a seat's with one of its tokens)."""
