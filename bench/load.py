@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,6 +165,14 @@ def process_name(argv: list[str]) -> str:
     return Path(argv[0]).name if argv else "?"
 
 
+def kill_services(root: int) -> None:
+    """Every service process of the system, killed -9 (its launcher starts them again)."""
+    for pid, name in processes_of(root).items():
+        if name != "nats-server":
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
 def cpu_seconds(pid: int) -> float:
     with contextlib.suppress(OSError):
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -225,6 +235,33 @@ class Table:
     last_event: float = field(default_factory=time.monotonic)
     next_move: float = 0.0
     over: bool = False
+    index: int = -1  # the last event's index any seat saw: the log holds index + 1 events
+    players: int = 0
+
+
+@dataclass
+class Restart:
+    """The services killed while N tables are live, and every seat's socket back: when each
+    live table had all its seats served a view again."""
+
+    killed_at: float
+    tables: dict[str, int]  # live table → its players
+    events: int  # what their logs held when the services were killed
+    back: dict[str, set[int]] = field(default_factory=dict)
+    tables_back: int = 0
+    all_back: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def seat_back(self, table_id: str, seat: int) -> None:
+        if table_id not in self.tables:
+            return
+        seats = self.back.setdefault(table_id, set())
+        if seat in seats:
+            return
+        seats.add(seat)
+        if len(seats) == self.tables[table_id]:
+            self.tables_back += 1
+            if self.tables_back == len(self.tables):
+                self.all_back.set()
 
 
 class Load:
@@ -237,6 +274,8 @@ class Load:
         self.ids = itertools.count()
         self.tables: list[Table] = []
         self.stop = asyncio.Event()
+        self.restart: Restart | None = None
+        self.measured: Callable[[], None] = lambda: None  # called as the measured window ends
 
     async def create(self, http: httpx.AsyncClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         body: dict[str, Any] = {"game": self.args.game, "options": {}}
@@ -263,6 +302,7 @@ class Load:
                 await asyncio.sleep(1)
                 continue
             slot.id, slot.over, slot.last_event = table["id"], False, time.monotonic()
+            slot.index, slot.players = -1, table["players"]
             config = {k: table[k] for k in ("game", "variant", "players", "options")}
             players = [self.play_seat(slot, config, seat) for seat in seats]
             await asyncio.gather(*players)
@@ -270,9 +310,29 @@ class Load:
                 self.stats.matches += 1
 
     async def play_seat(self, slot: Table, config: dict[str, Any], seat: dict[str, Any]) -> None:
+        """Play a seat; when its socket is lost (the gateway killed), open it again at once, as a
+        player's browser would."""
+        acted = [-1]  # the version this seat last moved at
+        while not self.stop.is_set() and not slot.over:
+            opened = time.monotonic()
+            try:
+                await self.play_socket(slot, config, seat, acted, opened)
+            except (OSError, websockets.ConnectionClosedError, websockets.InvalidStatus):
+                if self.restart is None:  # else lost to the kill, on purpose
+                    self.stats.error("socket_lost")
+                await asyncio.sleep(0.05 + 0.1 * self.rng.random())
+
+    async def play_socket(
+        self,
+        slot: Table,
+        config: dict[str, Any],
+        seat: dict[str, Any],
+        acted: list[int],
+        opened: float,
+    ) -> None:
         engine: Any = None
         sent: dict[str, float] = {}
-        acted = -1  # the version this seat last moved at
+        table_id = slot.id
         async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
             while not self.stop.is_set() and not slot.over:
@@ -283,6 +343,8 @@ class Load:
                 frame = json.loads(raw)
                 kind = frame["type"]
                 now = time.monotonic()
+                if kind in ("state", "over") and self.restart and opened > self.restart.killed_at:
+                    self.restart.seat_back(table_id, seat["seat"])
                 if kind == "over":
                     slot.over = True
                     return
@@ -297,6 +359,7 @@ class Load:
                 if kind != "state":
                     continue
                 slot.last_event = now
+                slot.index = max(slot.index, frame["index"])
                 for command_id, started in list(sent.items()):
                     if self.stats.measuring:
                         self.stats.latencies.append(now - started)
@@ -304,7 +367,7 @@ class Load:
                 view = frame["view"]
                 if not frame.get("settled", True) or view.get("turn") != seat["seat"]:
                     continue
-                if frame["index"] <= acted:
+                if frame["index"] <= acted[0]:
                     continue  # the same state again (who is connected changed): acted on it
                 if view.get("phase") in (None, "over", "finished"):
                     continue
@@ -322,13 +385,13 @@ class Load:
                     slot.next_move = max(now, slot.next_move) + 1.0 / self.args.pace
                     if wait > 0:
                         await asyncio.sleep(wait)
-                acted = frame["index"]
+                acted[0] = frame["index"]
                 command_id = f"l{next(self.ids)}"
                 sent[command_id] = time.monotonic()
                 move = self.rng.choice(moves)
                 await ws.send(json.dumps({"type": "command", "id": command_id, "command": move}))
 
-    async def run(self) -> dict[str, Any]:
+    async def run(self, kill: Callable[[], None] | None = None) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
         async with httpx.AsyncClient(base_url=self.gateway, timeout=30, limits=limits) as http:
             self.tables = [Table() for _ in range(self.args.tables)]
@@ -341,6 +404,7 @@ class Load:
             started = time.monotonic()
             await asyncio.sleep(self.args.duration)
             self.stats.measuring = False
+            self.measured()
             elapsed = time.monotonic() - started
             now = time.monotonic()
             stuck = sum(
@@ -348,9 +412,44 @@ class Load:
                 for t in self.tables
                 if t.id and not t.over and now - t.last_event > self.args.stuck
             )
+            restart = await self.restart_services(kill) if kill is not None else None
             self.stop.set()
             await asyncio.wait(tasks, timeout=10)
-        return {"elapsed_s": elapsed, "stuck": stuck}
+        return {"elapsed_s": elapsed, "stuck": stuck, "restart": restart}
+
+    async def restart_services(self, kill: Callable[[], None]) -> dict[str, Any]:
+        """Kill every service process (-9) while the tables are live; the launcher starts them
+        again, every player's socket opens again at once, and the new table service rebuilds each
+        table from its log as its players come back. Events rebuilt a second: the events the live
+        tables' logs held, over the time from the gateway answering again to the last table with
+        all its seats served a view."""
+        live = {t.id: t.players for t in self.tables if t.id and not t.over and t.index >= 0}
+        events = sum(t.index + 1 for t in self.tables if t.id in live)
+        self.restart = restart = Restart(time.monotonic(), live, events)
+        if not live:
+            restart.all_back.set()
+        kill()
+        up = None
+        async with httpx.AsyncClient(base_url=self.gateway, timeout=2) as http:
+            while up is None:
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/api/health")).status_code == 200:
+                        up = time.monotonic()
+                        break
+                await asyncio.sleep(0.05)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(restart.all_back.wait(), self.args.restart_timeout)
+        back = restart.tables_back
+        done = time.monotonic()
+        rebuild = max(1e-9, done - up)
+        return {
+            "tables": len(live),
+            "events": events,
+            "tables_back": back,
+            "services_up_s": up - restart.killed_at,
+            "rebuild_s": rebuild,
+            "events_per_s": events / rebuild if back == len(live) else None,
+        }
 
 
 # --- the raw JetStream reference ----------------------------------------------------------------
@@ -419,6 +518,14 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> str:
     ]
     if out.get("series"):
         lines.append(soak_report(out["series"]))
+    if out.get("restart"):
+        r = out["restart"]
+        rate = "–" if r["events_per_s"] is None else f"{r['events_per_s']:,.0f}"
+        lines.append(
+            f"restart: {r['tables']} live tables ({r['events']:,} events), services killed -9;"
+            f" gateway up after {r['services_up_s']:.1f} s; {r['tables_back']} tables with every"
+            f" seat served again {r['rebuild_s']:.1f} s later: {rate} events/s rebuilt"
+        )
     if out.get("raw_acks_per_s") is not None:
         ratio = out["moves_per_s"] / out["raw_acks_per_s"] if out["raw_acks_per_s"] else 0
         lines.append(
@@ -452,10 +559,22 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         gateway = args.gateway or system.gateway  # type: ignore[union-attr]
         root = system.proc.pid if system else None
         load = Load(args, gateway)
-        pids = processes_of(root) if root else {}
-        cpu_before = {pid: cpu_seconds(pid) for pid in pids}
-        run_task = asyncio.create_task(load.run())
-        # CPU over the measured window only
+        pids: dict[int, str] = {}
+        cpu_before: dict[int, float] = {}
+        window_start = time.monotonic()
+        kill = None
+        if args.restart and root is not None:
+            kill = functools.partial(kill_services, root)
+        cpu: dict[str, float] = {}
+
+        def measured() -> None:  # CPU over the measured window only (before any restart)
+            window = time.monotonic() - window_start
+            for pid, name in pids.items():
+                used = cpu_seconds(pid) - cpu_before.get(pid, 0.0)
+                cpu[name] = cpu.get(name, 0.0) + used / window
+
+        load.measured = measured
+        run_task = asyncio.create_task(load.run(kill))
         await asyncio.sleep(args.ramp + args.warmup)
         pids = processes_of(root) if root else {}
         cpu_before = {pid: cpu_seconds(pid) for pid in pids}
@@ -473,10 +592,6 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(args.sample)
             sampled.set()
             await sampler
-        window = time.monotonic() - window_start
-        cpu: dict[str, float] = {}
-        for pid, name in pids.items():
-            cpu[name] = cpu.get(name, 0.0) + (cpu_seconds(pid) - cpu_before.get(pid, 0.0)) / window
         stats = load.stats
         latencies = stats.latencies
         out: dict[str, Any] = {
@@ -497,6 +612,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "cpu_cores": cpu,
             "raw_acks_per_s": None,
             "series": series,
+            "restart": result["restart"],
         }
         if args.raw and system is not None:
             out["raw_acks_per_s"] = await raw_jetstream(system.operator_url, args.tables, args.raw)
@@ -533,6 +649,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="append",
         default=[],
         help="a line of the system's [settings] (e.g. 'history_size = 1000'), may be repeated",
+    )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="after the measured window, kill every service (-9) and time the rebuild",
+    )
+    parser.add_argument(
+        "--restart-timeout", type=float, default=300.0, help="seconds the rebuild may take"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -9,7 +9,9 @@ The runs (targets from the load issue):
 - 100 tables paced at 1 move/s each: p99 under 25 ms;
 - 100 tables, closed loop: at least 2,000 accepted moves/s;
 - the same with two copies of each service: more than with one;
-- 2,000 tables paced at 0.1 move/s each: p99 under 50 ms, none stuck.
+- 2,000 tables paced at 0.1 move/s each: p99 under 50 ms, none stuck;
+- a restart with 1,000 live tables, all reconnecting at once: at least 10,000 events/s rebuilt
+  (every service killed -9 after the run's window, which plays 1,000 tables at 0.5 move/s each).
 """
 
 from __future__ import annotations
@@ -59,6 +61,24 @@ RUNS = {
             "30",
             "--stuck",
             "30",
+        ],
+    ),
+    "restart": Run(
+        "A restart with 1,000 live tables, all reconnecting at once",
+        [
+            "--tables",
+            "1000",
+            "--pace",
+            "0.5",
+            "--duration",
+            "30",
+            "--warmup",
+            "5",
+            "--ramp",
+            "20",
+            "--stuck",
+            "30",
+            "--restart",
         ],
     ),
 }
@@ -144,12 +164,17 @@ def services_section(bench: Any) -> list[Any]:
         Row(f"{RUNS[key].name}: {what} ({raw(key)})", figure, target=f"{target} {mark(ok)}", met=ok)
         for key, what, figure, target, ok in checks
     ]
+    restart = outs["restart"]["restart"]
+    rate = restart["events_per_s"]
+    rebuilt = rate is not None and rate >= 10_000
     rows.append(
         Row(
-            "A restart with 1,000 live tables, all reconnecting at once: events/s rebuilt",
-            "not measured",
-            target="≥ 10,000/s (no run of the load tool measures it yet)",
-            met=False,
+            f"{RUNS['restart'].name}: events/s rebuilt ({restart['events']:,} events,"
+            f" {restart['tables_back']} of {restart['tables']} tables back"
+            f" {restart['rebuild_s']:.1f} s after the gateway answered again)",
+            "–" if rate is None else f"{rate:,.0f}/s",
+            target=f"≥ 10,000/s {mark(rebuilt)}",
+            met=rebuilt,
         )
     )
     return rows
