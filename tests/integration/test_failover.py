@@ -1,5 +1,6 @@
-"""The table service crashes in the middle of a game and a new copy takes over; two copies serve
-one game together. Either way the log has no lost and no duplicated event and audits clean."""
+"""The table service crashes in the middle of a game and a new copy takes over; of two copies, each
+table is served by the one that holds it, and the other takes over when that one is killed. Either
+way the log has no lost and no duplicated event and audits clean."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from integration.harness import (
     play_seat,
     raw_log,
     start_stack,
+    wait_status,
 )
 from paiju.log import audit
+from paiju_services import affinity
 
 
 @pytest.fixture
@@ -94,26 +97,59 @@ async def test_a_new_copy_takes_over_from_a_killed_table_service(one_copy: Stack
         assert len(mine - acked) <= 1
 
 
-async def test_two_copies_of_the_table_service_serve_one_game(two_copies: Stack) -> None:
+def commands_by_copy(stack: Stack, table: str) -> dict[str, int]:
+    """The seat commands each table-service copy handled for ``table`` (its ``command`` lines)."""
+    return {
+        p.name: sum(
+            1 for line in p.lines() if line.get("msg") == "command" and line.get("table") == table
+        )
+        for p in stack.procs
+        if p.name.startswith("tables")
+    }
+
+
+async def test_each_table_is_served_by_the_copy_that_holds_it(two_copies: Stack) -> None:
     stack = two_copies
+    copies = {p.name for p in stack.procs if p.name.startswith("tables")}
+    await asyncio.sleep(1.5 * affinity.ANNOUNCE)  # the gateway and the bots have heard both
     async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
-        table = await new_table(http)
+        tables = [await new_table(http, options={"hands": 1}) for _ in range(8)]
+        for table in tables:  # bots at every seat: the bots service plays every command
+            r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+            assert r.status_code == 200, r.text
+        for table in tables:
+            await wait_status(http, table, "finished")
+            assert_clean_log(await raw_log(stack.nats_url, table))
+            await _audited(http, table)
+    for table in tables:
+        served = commands_by_copy(stack, table)
+        holder = affinity.holder(table, copies)
+        assert served[holder] > 0 and sum(served.values()) == served[holder], (table, served)
+
+
+async def test_the_other_copy_takes_over_a_killed_holders_table_at_once(two_copies: Stack) -> None:
+    stack = two_copies
+    copies = {p.name: p for p in stack.procs if p.name.startswith("tables")}
+    await asyncio.sleep(1.5 * affinity.ANNOUNCE)
+    async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
+        table = await new_table(http, options={"hands": 2})
         token = await join(http, table, "Alice", seat=0)
         await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         sock = await Socket.open(stack.ws, table, token)
-        over = await asyncio.wait_for(play_seat(sock, 0), 60)
+        game = asyncio.create_task(play_seat(sock, 0, retry_unavailable=True))
+        while sum(f["type"] == "ack" for f in sock.frames) < 3:  # well into the first hand
+            await asyncio.sleep(0.01)
+        holder = affinity.holder(table, set(copies))
+        assert holder is not None
+        before = commands_by_copy(stack, table)
+        copies[holder].kill()  # SIGKILL: no word to anyone; nobody restarts it
+        over = await asyncio.wait_for(game, 60)
         await sock.close()
+        assert sum(over["totals"]) == 0
         raw = await raw_log(stack.nats_url, table)
         assert_clean_log(raw)
         await _audited(http, table)
-        assert sum(over["totals"]) == 0
-        served = [
-            sum(
-                1
-                for line in p.lines()
-                if line.get("msg") == "command" and line.get("table") == table
-            )
-            for p in stack.procs
-            if p.name.startswith("tables")
-        ]
-        assert len(served) == 2 and all(n > 0 for n in served), served
+    (survivor,) = set(copies) - {holder}
+    after = commands_by_copy(stack, table)
+    assert before[survivor] == 0 and before[holder] > 0  # the holder alone, while it lived
+    assert after[survivor] > 0  # then the other copy, without a restart

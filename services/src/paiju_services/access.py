@@ -98,15 +98,18 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             f"$O.{ARCHIVE_BUCKET}.>",  # the archive's chunks and metas (retired tables' logs)
             "paiju.bots.fill",
             VIEWS_ALL,  # every audience's view after every event (views.py)
+            subjects.COPIES_TABLES,  # this copy is up, or leaving (affinity.py)
             inbox("tables"),
             *answers("gateway", "bots"),
         ],
-        ["paiju.tables.>", "paiju.health.tables", subjects.PRESENCE_ALL, inbox("tables")],
+        [subjects.TABLES_ALL, "paiju.health.tables", subjects.PRESENCE_ALL, inbox("tables")],
     ),
     "bots": (
         [
-            "paiju.tables.*.command",
+            "paiju.tables.*.command",  # to any copy of the table service
             "paiju.tables.*.join",
+            "paiju.tables.*.command.*",  # to the copy that holds the table (affinity.py)
+            "paiju.tables.*.join.*",
             "$JS.API.INFO",
             f"$JS.API.STREAM.INFO.{subjects.TURNS_STREAM}",
             *_reads(DIRECTORY),
@@ -116,11 +119,11 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             inbox("bots"),
             *answers("tables"),
         ],
-        ["paiju.bots.fill", "paiju.health.bots", inbox("bots")],
+        ["paiju.bots.fill", "paiju.health.bots", subjects.COPIES_TABLES, inbox("bots")],
     ),
     "gateway": (
         [
-            "paiju.tables.>",  # requests to the table service (create, join, command, bots)
+            subjects.TABLES_ALL,  # requests to the table service (create, join, command ...)
             "paiju.health.>",
             "$JS.API.INFO",
             f"$JS.API.STREAM.INFO.{STREAM}",  # that the store is up (its counts, no message)
@@ -132,7 +135,14 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
         ],
         # the other copies' presence; the views of the watched tables (a seat's sealed with its
         # token's key); the headers (no body) of what the stream stored (gateway/feeds.py)
-        [subjects.PRESENCE_ALL, VIEWS_ALL, subjects.STORED_ALL, inbox("gateway")],
+        # the table-service copies' announcements (each table's holder: affinity.py)
+        [
+            subjects.PRESENCE_ALL,
+            VIEWS_ALL,
+            subjects.STORED_ALL,
+            subjects.COPIES_TABLES,
+            inbox("gateway"),
+        ],
     ),
     # people and tools outside the services (an operator's shell, the tests' checks, the load
     # tool's raw JetStream reference): everything

@@ -36,7 +36,8 @@ from paiju import api, bots
 from paiju.client import state_from_view
 from paiju.protocol import encode
 from paiju_services import metrics, subjects
-from paiju_services.bus import Responder, request
+from paiju_services.affinity import Copies
+from paiju_services.bus import Responder
 from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError
 from paiju_services.logs import log
@@ -65,6 +66,7 @@ class BotService:
         self.js = js
         self.seats: dict[str, dict[int, str | None]] = {}  # table: {bot seat: token}
         self.responder = Responder(nc, subjects.BOTS_QUEUE)
+        self.copies = Copies(nc)  # the table-service copies, each table's holder (affinity.py)
         self.tasks: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(64)
         self.consumer: asyncio.Task[None] | None = None
@@ -76,6 +78,7 @@ class BotService:
     async def start(self) -> None:
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
         self.tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
+        await self.copies.start()
         config = ConsumerConfig(
             durable_name=subjects.BOTS_CONSUMER,
             description="Paiju bots: the turns of bot seats (their views only)",
@@ -108,6 +111,7 @@ class BotService:
         if self.sub is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.sub.unsubscribe(), 2.0)
+        await self.copies.stop()
         log(logger, "bots service stopped", instance=self.settings.instance, moves=self.moves)
 
     async def _health(self, msg: Msg) -> Reply:
@@ -136,14 +140,13 @@ class BotService:
         join = Join(
             name=f"Bot {seat + 1} 机器人", kind="bot", seat=seat, request_id=secrets.token_hex(16)
         )
-        subject = subjects.table_subject(table_id, "join")
         timeout = self.settings.request_timeout
         try:
-            return await request(self.nc, subject, join, Joined, timeout, "unavailable")
+            return await self.copies.request(table_id, "join", join, Joined, timeout)
         except ServiceError as exc:
             if exc.code != "unavailable":
                 raise
-        return await request(self.nc, subject, join, Joined, timeout, "unavailable")  # same id
+        return await self.copies.request(table_id, "join", join, Joined, timeout)  # same id
 
     async def _bot_seats(self, table_id: str) -> dict[int, str | None]:
         known = self.seats.get(table_id)
@@ -231,13 +234,12 @@ class BotService:
         command = bots.choose(state, seat)
         t0 = time.perf_counter()
         try:
-            done = await request(
-                self.nc,
-                subjects.table_subject(table_id, "command"),
+            done = await self.copies.request(
+                table_id,
+                "command",
                 SeatCommand(id=f"bot.v{turn.version}", token=token, command=encode(command)),
                 CommandDone,
-                timeout=self.settings.request_timeout,
-                unavailable="unavailable",
+                self.settings.request_timeout,
             )
         except (ServiceError, RemoteError) as exc:
             code = exc.code if isinstance(exc, ServiceError) else exc.error.code

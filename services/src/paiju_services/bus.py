@@ -98,14 +98,17 @@ class Responder:
         self.tasks: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(concurrency)
 
-    async def serve(self, subject: str, handler: Handler) -> None:
+    async def serve(self, subject: str, handler: Handler, queue: bool = True) -> None:
+        """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone."""
+
         async def on_msg(msg: Msg) -> None:
             await self.slots.acquire()
             task = asyncio.create_task(self._run(handler, msg))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-        self.subs.append(await self.nc.subscribe(subject, queue=self.queue, cb=on_msg))
+        group = self.queue if queue else ""
+        self.subs.append(await self.nc.subscribe(subject, queue=group, cb=on_msg))
 
     async def _run(self, handler: Handler, msg: Msg) -> None:
         t0 = time.perf_counter()

@@ -15,8 +15,12 @@ STORED_PREFIX = "paiju.stored"
 STORED_ALL = f"{STORED_PREFIX}.>"
 
 TABLES_CREATE = "paiju.tables.create"
-TABLES_ALL = "paiju.tables.>"  # the table service listens here: paiju.tables.<table>.<verb>
+TABLES_ALL = "paiju.tables.>"  # requests to the table service (a permission's pattern)
+# a table's requests: to any copy (queue group), paiju.tables.<table>.<verb>, or to the copy that
+# holds the table, paiju.tables.<table>.<verb>.<copy> (paiju_services.affinity)
+TABLE_REQUESTS = "paiju.tables.*.*"
 TABLE_QUEUE = "paiju-tables"
+COPIES_TABLES = "paiju.copies.tables"  # each table-service copy announces itself here
 BOTS_FILL = "paiju.bots.fill"
 BOTS_QUEUE = "paiju-bots"
 HEALTH_TABLES = "paiju.health.tables"
@@ -64,6 +68,16 @@ def presence_subject(table_id: str) -> str:
 def table_subject(table_id: str, verb: str) -> str:
     """``verb`` is one of ``join``, ``command``, ``bots``, ``close``, ``leave``, ``rematch``."""
     return f"paiju.tables.{table_id}.{verb}"
+
+
+def held_subject(table_id: str, verb: str, copy: str) -> str:
+    """The request to the copy ``copy`` of the table service (its subject token)."""
+    return f"paiju.tables.{table_id}.{verb}.{copy}"
+
+
+def held_requests(copy: str) -> str:
+    """What the copy ``copy`` listens on, besides the queue group: the tables it holds."""
+    return f"paiju.tables.*.*.{copy}"
 
 
 def table_of(subject: str) -> str:

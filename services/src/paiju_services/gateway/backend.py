@@ -30,6 +30,7 @@ from nats.js.kv import KeyValue
 from paiju.log import verify_deal
 from paiju.protocol import HandEnded, encode
 from paiju_services import metrics, subjects
+from paiju_services.affinity import Copies
 from paiju_services.archive import ENDED
 from paiju_services.bus import request
 from paiju_services.config import Settings
@@ -106,8 +107,10 @@ class Backend:
         self.presence_sub: Any = None
         self.presence_task: asyncio.Task[None] | None = None
         self.publishing: set[asyncio.Future[None]] = set()
+        self.copies = Copies(nc)  # the table-service copies, each table's holder
 
     async def start(self) -> None:
+        await self.copies.start()
         await self.directory.start()
         self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
         self.presence_task = asyncio.create_task(self._presence_forever())
@@ -124,6 +127,7 @@ class Backend:
             if feed.local_seats():
                 await self._publish(feed.table_id, frozenset())  # this copy holds none now
         await self.directory.stop()
+        await self.copies.stop()
         for feed in list(self.feeds.values()):
             await feed.close()
         self.feeds.clear()
@@ -141,72 +145,26 @@ class Backend:
         )
 
     async def join(self, table_id: str, body: Join) -> Joined:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "join"),
-            body,
-            Joined,
-            self.settings.request_timeout,
-            "unavailable",
-        )
+        return await self._ask(table_id, "join", body, Joined)
 
     async def add_bots(self, table_id: str, body: AddBots) -> BotsAdded:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "bots"),
-            body,
-            BotsAdded,
-            2 * self.settings.request_timeout,
-            "unavailable",
-        )
+        return await self._ask(table_id, "bots", body, BotsAdded, slow=True)
 
     async def close_table(self, table_id: str, body: CloseTable) -> TableClosed:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "close"),
-            body,
-            TableClosed,
-            self.settings.request_timeout,
-            "unavailable",
-        )
+        return await self._ask(table_id, "close", body, TableClosed)
 
     async def leave(self, table_id: str, body: LeaveSeat) -> SeatLeft:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "leave"),
-            body,
-            SeatLeft,
-            self.settings.request_timeout,
-            "unavailable",
-        )
+        return await self._ask(table_id, "leave", body, SeatLeft)
 
     async def rematch(self, table_id: str, body: StartRematch) -> RematchStarted:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "rematch"),
-            body,
-            RematchStarted,
-            2 * self.settings.request_timeout,  # it may seat bots, as POST .../bots does
-            "unavailable",
-        )
+        # it may seat bots, as POST .../bots does
+        return await self._ask(table_id, "rematch", body, RematchStarted, slow=True)
 
     async def command(
         self, table_id: str, token: str, command_id: str, command: dict[str, Any]
     ) -> CommandDone:
-        self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, "command"),
-            SeatCommand(id=command_id, token=token, command=command),
-            CommandDone,
-            self.settings.request_timeout,
-            "unavailable",
-        )
+        body = SeatCommand(id=command_id, token=token, command=command)
+        return await self._ask(table_id, "command", body, CommandDone)
 
     async def health(self) -> dict[str, bool]:
         out = {"nats": self.nc.is_connected, "jetstream": False}
@@ -372,16 +330,14 @@ class Backend:
         with its view key): a feed's start or catch-up."""
         return await self._ask(table_id, "view", ViewWanted(token=token, after=after), ViewNow)
 
-    async def _ask(self, table_id: str, verb: str, body: Any, reply: type[R]) -> R:
+    async def _ask(
+        self, table_id: str, verb: str, body: Any, reply: type[R], slow: bool = False
+    ) -> R:
+        """The table service's answer, from the copy that holds the table (affinity.py); a slow
+        request (one that seats bots) may take twice the usual time."""
         self.check_id(table_id)
-        return await request(
-            self.nc,
-            subjects.table_subject(table_id, verb),
-            body,
-            reply,
-            self.settings.request_timeout,
-            "unavailable",
-        )
+        timeout = self.settings.request_timeout * (2 if slow else 1)
+        return await self.copies.request(table_id, verb, body, reply, timeout)
 
     # --- live feeds ----------------------------------------------------------------------------
 

@@ -56,6 +56,7 @@ from paiju.protocol import Close, Command, Event, HandEnded, SetAuto, decode, en
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import metrics, subjects
+from paiju_services.affinity import Announcer
 from paiju_services.archive import ENDED, Retirement
 from paiju_services.bus import Responder, request
 from paiju_services.config import Settings
@@ -244,6 +245,7 @@ class TableService:
         self.secrets: dict[str, str] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.responder = Responder(nc, subjects.TABLE_QUEUE)
+        self.announcer = Announcer(nc, settings.instance)
         self.sweeper: asyncio.Task[None] | None = None
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
@@ -271,14 +273,20 @@ class TableService:
         await self.open()
         assert self.in_play is not None
         await self.in_play.start()  # before the sweeps, which wait for its first full read
-        await self.responder.serve(subjects.TABLES_ALL, self._dispatch)
+        await self.responder.serve(subjects.TABLES_CREATE, self._dispatch)
+        await self.responder.serve(subjects.TABLE_REQUESTS, self._dispatch)
+        await self.responder.serve(
+            subjects.held_requests(self.announcer.copy), self._dispatch, False
+        )
         await self.responder.serve(subjects.HEALTH_TABLES, self._health)
+        self.announcer.start()  # the callers send this copy the tables it holds (affinity.py)
         self.sweeper = asyncio.create_task(self._sweep_forever())
         self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
         await self.clock.start()
         log(logger, "table service ready", instance=self.settings.instance)
 
     async def stop(self) -> None:
+        await self.announcer.stop()  # its tables go to the other copies at once
         if self.presence_sub is not None:
             with contextlib.suppress(Exception):
                 await self.presence_sub.unsubscribe()
@@ -320,8 +328,8 @@ class TableService:
     async def _dispatch(self, msg: Msg) -> Reply:
         if msg.subject == subjects.TABLES_CREATE:
             return await self.create(msgspec.json.decode(msg.data, type=CreateTable))
-        parts = msg.subject.split(".")
-        if len(parts) != 4 or not subjects.is_table_id(parts[2]):
+        parts = msg.subject.split(".")  # paiju.tables.<table>.<verb>[.<this copy>]
+        if len(parts) not in (4, 5) or not subjects.is_table_id(parts[2]):
             raise ServiceError("bad_request", detail=f"no such subject {msg.subject}")
         table_id, verb = parts[2], parts[3]
         if verb == "command":
