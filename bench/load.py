@@ -336,10 +336,9 @@ class Load:
         async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
             while not self.stop.is_set() and not slot.over:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 1.0)
-                except TimeoutError:
-                    continue
+                # no timeout here: thousands of sockets each waking every second cost the tool a
+                # core at 2,000 tables; the run's end cancels the players
+                raw = await ws.recv()
                 frame = json.loads(raw)
                 kind = frame["type"]
                 now = time.monotonic()
@@ -414,7 +413,9 @@ class Load:
             )
             restart = await self.restart_services(kill) if kill is not None else None
             self.stop.set()
-            await asyncio.wait(tasks, timeout=10)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         return {"elapsed_s": elapsed, "stuck": stuck, "restart": restart}
 
     async def restart_services(self, kill: Callable[[], None]) -> dict[str, Any]:

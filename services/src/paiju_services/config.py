@@ -71,6 +71,8 @@ class Settings(msgspec.Struct, kw_only=True):
     # seconds between a gateway copy's presence messages (the seats it holds sockets for); a
     # copy not heard of for three of them counts as gone
     presence_interval: float = 2.0
+    # seconds between two returns of freed memory to the system (memory.py; 0: never)
+    trim_interval: float = 60.0
 
 
 _ENV_TYPES: dict[str, type] = {

@@ -13,7 +13,7 @@ from typing import Protocol
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from paiju_services import bus, logs, metrics, store, subjects
+from paiju_services import bus, logs, memory, metrics, store, subjects
 from paiju_services.config import Settings
 from paiju_services.logs import log
 
@@ -63,5 +63,13 @@ async def wait_for_signal() -> None:
 
 def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> None:
     logs.setup(name, settings.instance)
+
+    async def with_upkeep() -> None:
+        trimmer = asyncio.create_task(memory.trim_forever(settings.trim_interval))
+        try:
+            await run()
+        finally:
+            trimmer.cancel()
+
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run())  # type: ignore[arg-type]
+        asyncio.run(with_upkeep())

@@ -279,9 +279,9 @@ class Backend:
 
     async def _ended(self, table_id: str) -> TableLog | None:
         """The ended table's log, if the directory says it ended (a live table costs no read of
-        the archive)."""
+        the archive, and no read of the directory: the lobby's index holds its entry)."""
         if self.finished.get_fresh(table_id) is None:
-            meta = await self.meta(table_id)
+            meta = self.directory.entries.get(table_id) or await self.meta(table_id)
             if meta.status not in ENDED:
                 return None
         return await self.ended_log(table_id)

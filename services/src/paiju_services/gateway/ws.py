@@ -155,8 +155,7 @@ class Session:
         self.socket = socket
         self.backend = backend
         self.feed = feed
-        self.watcher = watcher
-        self.token: str | None = None
+        self.watcher = watcher  # its seat and token once a hello is accepted
 
     def welcome(self) -> None:
         seat = self.watcher.seat
@@ -195,7 +194,6 @@ class Session:
                 self.feed.add_spectator(self.watcher)
                 self.watcher.push(error_frame(exc))
                 return
-            self.token = frame.token
             self.backend.seats_changed(self.feed)  # connected: the others see it at once
             self.welcome()
         elif isinstance(frame, SendCommand):
@@ -207,8 +205,8 @@ class Session:
                 self.watcher.push(out)
 
     async def command(self, frame: SendCommand) -> None:
-        seat = self.watcher.seat
-        if seat is None or self.token is None:
+        seat, token = self.watcher.seat, self.watcher.token
+        if seat is None or token is None:
             self.watcher.push(error_frame(ServiceError("not_seated"), frame.id))
             return
         try:
@@ -220,7 +218,7 @@ class Session:
             return
         try:
             done = await self.backend.command(
-                self.feed.table_id, self.token, frame.id, frame.command
+                self.feed.table_id, token, frame.id, frame.command
             )
         except Exception as exc:
             if not isinstance(exc, KNOWN_ERRORS):
