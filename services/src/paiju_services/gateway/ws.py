@@ -217,9 +217,7 @@ class Session:
             self.watcher.push(error_frame(exc, frame.id))
             return
         try:
-            done = await self.backend.command(
-                self.feed.table_id, token, frame.id, frame.command
-            )
+            done = await self.backend.command(self.feed.table_id, token, frame.id, frame.command)
         except Exception as exc:
             if not isinstance(exc, KNOWN_ERRORS):
                 log(
