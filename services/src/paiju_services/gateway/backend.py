@@ -88,6 +88,14 @@ from paiju_services.tables.clock import table_clock
 logger = logging.getLogger("paiju.gateway")
 
 
+def seat_holding(meta: TableMeta, token_digest: str) -> int | None:
+    """The seat whose token has this SHA-256, if any."""
+    for seat, info in enumerate(meta.seats):
+        if info.token_sha256 and hmac.compare_digest(info.token_sha256, token_digest):
+            return seat
+    return None
+
+
 class Backend:
     def __init__(self, settings: Settings, nc: Client, js: JetStreamContext, tables_kv: KeyValue):
         self.settings = settings
@@ -229,11 +237,16 @@ class Backend:
             ServiceError: ``unauthorized``.
         """
         digest = hashlib.sha256(token.encode()).hexdigest()
-        meta = await self.meta(table_id)
-        for seat, info in enumerate(meta.seats):
-            if info.token_sha256 and hmac.compare_digest(info.token_sha256, digest):
-                return seat
-        raise ServiceError("unauthorized")
+        # the lobby's index first (no read: a reconnecting crowd costs the directory nothing),
+        # then the directory itself (a seat taken a moment ago). The table service checks the
+        # token again for every view and command it answers: a stale index grants nothing.
+        known = self.directory.entries.get(table_id)
+        seat = None if known is None else seat_holding(known, digest)
+        if seat is None:
+            seat = seat_holding(await self.meta(table_id), digest)
+        if seat is None:
+            raise ServiceError("unauthorized")
+        return seat
 
     # --- logs and public states --------------------------------------------------------------
     # The gateway reads no event of a live table: an ended table's log comes from the archive

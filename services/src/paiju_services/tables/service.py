@@ -1153,6 +1153,8 @@ class TableService:
     async def _current(self, table_id: str) -> TableLog:
         """The table as the stream holds it now (another copy may have appended since this one
         last did): a reader's answer, never a stale one."""
+        if table_id not in self.cache:
+            return await self._table(table_id)  # read now, up to the stream's last message
         table = await self._table(table_id)
         if not table.over and await self.store.last_seq(table_id) != table.last_seq:
             table = await self._reload(table)
