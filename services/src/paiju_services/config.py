@@ -27,7 +27,7 @@ class Settings(msgspec.Struct, kw_only=True):
     request_timeout: float = 5.0  # seconds, for NATS requests between services
     metrics_port: int = 0  # Prometheus /metrics on 127.0.0.1:<port> (0: none)
     # table service
-    cache_tables: int = 1000  # tables kept hot in memory per copy
+    cache_tables: int = 10_000  # tables kept hot in memory per copy (cache_bytes bounds them too)
     # the stored bytes of the logs one cache of a copy may hold (the table and bots services' hot
     # tables, each of the gateway's two log caches); the memory they take is a few times that
     cache_bytes: int = 64 * 1024 * 1024

@@ -19,6 +19,14 @@ logger = logging.getLogger("paiju.metrics")
 # latencies in seconds: from 0.5 ms (an append on an idle store) to 5 s (the request timeout)
 LATENCY = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
+# --- every service -------------------------------------------------------------------------------
+GC_PAUSE_SECONDS = Histogram(
+    "paiju_gc_pause_seconds",
+    "Pauses of the cyclic garbage collector (the whole process waits), by generation",
+    ["generation"],
+    buckets=LATENCY,
+)
+
 # --- table service -------------------------------------------------------------------------------
 COMMANDS = Counter(
     "paiju_commands",

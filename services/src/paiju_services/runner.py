@@ -64,6 +64,9 @@ async def wait_for_signal() -> None:
 def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> None:
     logs.setup(name, settings.instance)
 
+    memory.watch_gc()
+    memory.tune_gc()
+
     async def with_upkeep() -> None:
         trimmer = asyncio.create_task(memory.trim_forever(settings.trim_interval))
         try:

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("paiju.tables.clock")
 
+SWEEP_CONCURRENCY = 4  # tables whose deadlines a sweep computes at once
 AUTO_DELAY = 1.0  # seconds before the server plays for a seat in 托管
 # events that do not restart a clock: a 继续 and the seed it carries (the gate counts from the
 # hand's end) and a 托管 switch (a seat switching 托管 on or off does not give the seat to act
@@ -258,12 +259,21 @@ class Clock:
         self.tasks: set[asyncio.Task[None]] = set()
         self.loop_task: asyncio.Task[None] | None = None
         self.fired = 0
+        # the sweeps' tables, computed a few at a time (``poke(hurry=False)``)
+        self.backlog: asyncio.Queue[str] = asyncio.Queue()
+        self.waiting: set[str] = set()
+        self.workers: list[asyncio.Task[None]] = []
+
+    @property
+    def idle(self) -> bool:
+        """No deadline being computed or waiting to be."""
+        return not self.busy and not self.waiting
 
     async def start(self) -> None:
         self.loop_task = asyncio.create_task(self._forever())
 
     async def stop(self) -> None:
-        tasks = [t for _, t in self.timers.values()] + list(self.tasks)
+        tasks = [t for _, t in self.timers.values()] + list(self.tasks) + self.workers
         if self.loop_task is not None:
             tasks.append(self.loop_task)
         for task in tasks:
@@ -292,15 +302,44 @@ class Clock:
 
     # --- computing deadlines -------------------------------------------------------------------
 
-    def poke(self, table_id: str) -> None:
-        """Compute the table's deadline again, soon (after a command or a step)."""
+    def poke(self, table_id: str, hurry: bool = True) -> None:
+        """Compute the table's deadline again: at once (after a command or a step), or, for a
+        sweep (``hurry`` false), in turn, ``SWEEP_CONCURRENCY`` tables at a time — a sweep over
+        thousands of tables must not hold up the commands (their pokes jump the queue)."""
         if table_id in self.busy:
             self.again.add(table_id)
+            return
+        if not hurry:
+            if table_id not in self.waiting:
+                self.waiting.add(table_id)
+                self.backlog.put_nowait(table_id)
+            if not self.workers:  # made at the first sweep's poke
+                self.workers = [asyncio.create_task(self._work()) for _ in range(SWEEP_CONCURRENCY)]
             return
         self.busy.add(table_id)
         task = asyncio.create_task(self._watching(table_id))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def _work(self) -> None:
+        """One of the workers that compute the sweeps' deadlines, one table after another."""
+        while True:
+            table_id = await self.backlog.get()
+            self.waiting.discard(table_id)
+            if table_id in self.busy:
+                self.again.add(table_id)
+                continue
+            self.busy.add(table_id)
+            try:
+                await self._watching(table_id)
+            except Exception as exc:  # a worker outlives any table's failure
+                log(
+                    logger,
+                    "deadline not computed",
+                    logging.WARNING,
+                    table=table_id,
+                    error=repr(exc),
+                )
 
     async def _watching(self, table_id: str) -> None:
         try:
@@ -336,7 +375,7 @@ class Clock:
                 table = await service._reload(table)
             if start is None or start[0] != table.last_seq or table.over:
                 return None
-            entry = await service._meta(table_id, fresh=True)
+            entry = await service._meta_now(table_id)
             if self.released.get(table_id, table.state.hand_no) != table.state.hand_no:
                 del self.released[table_id]  # the hand it released is dealt
             if not table.settled:
@@ -460,7 +499,7 @@ class Clock:
         for listed in playing:
             table_id = listed.meta.id
             count += 1
-            self.poke(table_id)
+            self.poke(table_id, hurry=False)
             since = abandon_since(listed.meta, self.service.last_seen(table_id))
             if since is not None and time.time() - since >= self.service.settings.abandon_after:
                 try:

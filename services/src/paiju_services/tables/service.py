@@ -944,7 +944,7 @@ class TableService:
         """Run the table's steps until a seat is to act or the match is over (caller holds the
         table's lock); a bot seat to act is offered its turn (``again``: the sweep offers it once
         more, a minute on, if nobody took it)."""
-        self.clock.poke(table_id)  # its deadline, once the lock is free
+        self.clock.poke(table_id, hurry=not again)  # its deadline, once the lock is free
         table = await self._table(table_id)
         if table.over:
             await self._finish(table)
@@ -1090,6 +1090,15 @@ class TableService:
         if self.in_play is None:
             raise ServiceError("unavailable", detail="the directory is not bound (open)")
         return await self.in_play.listed()
+
+    async def _meta_now(self, table_id: str) -> _Meta:
+        """The table's entry as the directory holds it now: for a table in play, the index's (its
+        watch delivers every write within moments: no read), else a read of the bucket."""
+        listed = self.in_play.tables.get(table_id) if self.in_play is not None else None
+        if listed is None:
+            return await self._meta(table_id, fresh=True)
+        self._refresh(listed)
+        return await self._meta(table_id)
 
     def _refresh(self, listed: Listed) -> None:
         """This copy's cached entry of a table in play, brought up to the index's (what a fresh
