@@ -16,6 +16,13 @@ the CPU each process of the system used (from /proc), and, as the reference, raw
 publishes from nats-py at the same concurrency in the same run. ``--json`` prints the report as
 JSON (bench/run.py reads it).
 
+``--restart``: after the measured window, every service process is killed (-9) while the tables
+are live; the launcher starts them again, every player's socket opens again at once (as a
+browser's does) and says hello, and the report adds the events the live tables' logs held over
+the time from the gateway answering again to the last table with every seat served a view: the
+events a second the system rebuilt. ``--sample S``: each process's memory and CPU every S seconds
+(a soak, ``make soak-services``).
+
 When no ``--gateway`` is given the tool starts a system with the project's launcher on free ports
 and a store in a temporary folder, with the gateway's per-client rate limits raised (the load comes
 from one address), and stops it at the end.
