@@ -206,6 +206,11 @@ async def test_every_copy_sees_a_table_enter_and_leave_play(bare: Stack) -> None
         # each copy learns it from its own watch of the directory, in its own time
         await until(lambda: index_of(other) == {second}, "the finished table gone")
         await until(lambda: index_of(maker) == {second}, "the finished table gone on the maker")
+        # and from the maker's memory, its lock too (held by the step that ended it)
+        await until(
+            lambda: first not in maker.locks and first not in maker.cache,
+            "the ended table forgotten",
+        )
         assert await other.sweep() == 1
 
         # a copy started now rebuilds its index from the watch: the table in play, no other

@@ -365,7 +365,10 @@ class Clock:
         service = self.service
         async with service._lock(table_id):
             table = await service._table(table_id)
-            if service.own_appends.pop(table_id, None) == table.last_seq and not table.over:
+            if table.over:  # no deadline; nor a place in memory (it may have just been forgotten)
+                service.cache.pop(table_id, None)
+                return None
+            if service.own_appends.pop(table_id, None) == table.last_seq:
                 return await self._after_own_append(table)
             start = None
             for _ in range(5):

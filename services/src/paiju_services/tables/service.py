@@ -247,6 +247,7 @@ class TableService:
         self.responder = Responder(nc, subjects.TABLE_QUEUE)
         self.announcer = Announcer(nc, settings.instance)
         self.sweeper: asyncio.Task[None] | None = None
+        self.loop_tasks: set[asyncio.Task[None]] = set()  # small chores in flight (_drop_lock)
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
         self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
@@ -1039,7 +1040,15 @@ class TableService:
         self.own_appends.pop(table_id, None)
         self.clock.released.pop(table_id, None)
         lock = self.locks.get(table_id)
-        if lock is not None and not lock.locked():
+        if lock is not None:  # held, nearly always (the step that finished the table holds it)
+            self.loop_tasks.add(task := asyncio.create_task(self._drop_lock(table_id, lock)))
+            task.add_done_callback(self.loop_tasks.discard)
+
+    async def _drop_lock(self, table_id: str, lock: asyncio.Lock) -> None:
+        """An ended table's lock leaves memory once its holder (and anyone waiting) is done."""
+        async with lock:
+            pass
+        if self.locks.get(table_id) is lock and not lock.locked():
             del self.locks[table_id]
 
     async def archive(self, table_id: str) -> None:
