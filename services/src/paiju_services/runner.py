@@ -65,7 +65,6 @@ def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> N
     logs.setup(name, settings.instance)
 
     memory.watch_gc()
-    memory.tune_gc()
 
     async def with_upkeep() -> None:
         trimmer = asyncio.create_task(memory.trim_forever(settings.trim_interval))
