@@ -6,6 +6,7 @@ directory record (``TableMeta``) lives in the ``paiju_tables`` KV bucket.
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -66,8 +67,14 @@ class TableMeta(msgspec.Struct, kw_only=True):
     # when its log left the event stream for the archive (paiju_services.archive); None: hot
     retired_at: float | None = None
 
+    # --- table service ---------------------------------------------------------------------------------
 
-# --- table service ---------------------------------------------------------------------------------
+    def seat_holding(self, token_digest: str) -> int | None:
+        """The seat whose token has this SHA-256 (``token_sha256``), if any."""
+        for seat, info in enumerate(self.seats):
+            if info.token_sha256 and hmac.compare_digest(info.token_sha256, token_digest):
+                return seat
+        return None
 
 
 class CreateTable(Request):

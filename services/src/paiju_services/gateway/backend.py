@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import hmac
 import logging
 import time
 from collections import OrderedDict
@@ -86,14 +85,6 @@ from paiju_services.tablelog import (
 from paiju_services.tables.clock import table_clock
 
 logger = logging.getLogger("paiju.gateway")
-
-
-def seat_holding(meta: TableMeta, token_digest: str) -> int | None:
-    """The seat whose token has this SHA-256, if any."""
-    for seat, info in enumerate(meta.seats):
-        if info.token_sha256 and hmac.compare_digest(info.token_sha256, token_digest):
-            return seat
-    return None
 
 
 class Backend:
@@ -241,9 +232,9 @@ class Backend:
         # then the directory itself (a seat taken a moment ago). The table service checks the
         # token again for every view and command it answers: a stale index grants nothing.
         known = self.directory.entries.get(table_id)
-        seat = None if known is None else seat_holding(known, digest)
+        seat = None if known is None else known.seat_holding(digest)
         if seat is None:
-            seat = seat_holding(await self.meta(table_id), digest)
+            seat = (await self.meta(table_id)).seat_holding(digest)
         if seat is None:
             raise ServiceError("unauthorized")
         return seat

@@ -218,14 +218,6 @@ def _same_json_type(default: Any, value: Any) -> bool:
     return type(default) is type(value)
 
 
-def _seat_of(meta: TableMeta, digest: str) -> int | None:
-    """The seat whose token has this sha256, if any."""
-    for seat, info in enumerate(meta.seats):
-        if info.token_sha256 and hmac.compare_digest(info.token_sha256, digest):
-            return seat
-    return None
-
-
 @dataclasses.dataclass
 class _Meta:
     meta: TableMeta
@@ -609,7 +601,7 @@ class TableService:
         for _ in range(self.settings.max_retries):
             entry = await self._meta(table_id, fresh=True)
             meta = entry.meta
-            seat = _seat_of(meta, digest)
+            seat = meta.seat_holding(digest)
             if seat is None:
                 for item in meta.left:
                     number, _, left = item.partition(":")
@@ -657,7 +649,7 @@ class TableService:
         two players pressing at once on two copies, finish one table."""
         old = await self._meta(table_id, fresh=True)
         digest = token_hash(req.token)
-        seat = _seat_of(old.meta, digest)
+        seat = old.meta.seat_holding(digest)
         if seat is None:
             raise ServiceError("unauthorized")
         if old.meta.status != "finished":
@@ -1202,8 +1194,7 @@ class TableService:
     async def _authenticate(self, table_id: str, token: str) -> int:
         digest = token_hash(token)
         for fresh in (False, True):
-            entry = await self._meta(table_id, fresh=fresh)
-            for seat, info in enumerate(entry.meta.seats):
-                if info.token_sha256 and hmac.compare_digest(info.token_sha256, digest):
-                    return seat
+            seat = (await self._meta(table_id, fresh=fresh)).meta.seat_holding(digest)
+            if seat is not None:
+                return seat
         raise ServiceError("unauthorized")
