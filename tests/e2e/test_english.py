@@ -115,7 +115,8 @@ def test_the_lobby_a_table_and_a_replay_read_in_english(browsers: Browsers, stac
             assert not foreign(page, allowed), foreign(page, allowed)
         take_turn(page, record)
         turns += 1
-    page.wait_for_selector("#score-sheet")
+    # the match's sheet: the hand's comes a moment before match_ended (the replay needs that)
+    page.wait_for_selector("#score-sheet[data-final='1']")
     assert not foreign(page, allowed), foreign(page, allowed)
 
     page.goto(f"{stack.url}#/replay/{table}?step=8")
