@@ -1,4 +1,5 @@
-"""memory.py: freed memory goes back to the system (glibc's malloc_trim), on a schedule."""
+"""memory.py: freed memory goes back to the system (glibc's malloc_trim), on a schedule; full garbage
+collections come on a schedule too, and only then."""
 
 from __future__ import annotations
 
@@ -54,3 +55,53 @@ async def test_the_trimmer_trims_every_interval(monkeypatch: pytest.MonkeyPatch)
     await asyncio.sleep(0.2)
     task.cancel()
     assert len(calls) >= 3
+
+
+# The old generation grows by 400,000 containers kept: CPython alone runs full collections on it;
+# with collect_forever, only its schedule does. Prints the full collections seen and the third
+# threshold.
+SCHEDULE = """
+import asyncio, gc, sys
+from paiju_services import memory
+
+full = []
+gc.callbacks.append(lambda phase, info: phase == "stop" and info["generation"] == 2 and full.append(1))
+
+async def main(interval, seconds):
+    task = asyncio.create_task(memory.collect_forever(interval))
+    await asyncio.sleep(0)
+    kept = []
+    for i in range(400_000):
+        kept.append([i])
+    await asyncio.sleep(seconds)
+    task.cancel()
+    print(len(full), gc.get_threshold()[2])
+
+asyncio.run(main(float(sys.argv[1]), float(sys.argv[2])))
+"""
+
+
+def full_collections(interval: float, seconds: float) -> tuple[int, int]:
+    out = subprocess.run(
+        [sys.executable, "-c", SCHEDULE, str(interval), str(seconds)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    full, threshold = map(int, out.stdout.split())
+    return full, threshold
+
+
+def test_cpython_runs_full_collections_on_its_own_without_a_schedule() -> None:
+    full, _ = full_collections(0, 0)
+    assert full >= 1
+
+
+def test_with_a_schedule_no_full_collection_comes_between_two() -> None:
+    full, threshold = full_collections(1000, 0)
+    assert (full, threshold) == (0, memory.NEVER)
+
+
+def test_with_a_schedule_a_full_collection_comes_every_interval() -> None:
+    full, _ = full_collections(0.05, 0.5)
+    assert full >= 4

@@ -73,6 +73,9 @@ class Settings(msgspec.Struct, kw_only=True):
     presence_interval: float = 2.0
     # seconds between two returns of freed memory to the system (memory.py; 0: never)
     trim_interval: float = 60.0
+    # seconds between two full garbage collections, which each process runs itself (CPython's
+    # own, started as the old generation grows, are off: memory.py); 0: CPython's
+    full_collection_interval: float = 300.0
 
 
 _ENV_TYPES: dict[str, type] = {

@@ -67,11 +67,15 @@ def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> N
     memory.watch_gc()
 
     async def with_upkeep() -> None:
-        trimmer = asyncio.create_task(memory.trim_forever(settings.trim_interval))
+        upkeep = [
+            asyncio.create_task(memory.trim_forever(settings.trim_interval)),
+            asyncio.create_task(memory.collect_forever(settings.full_collection_interval)),
+        ]
         try:
             await run()
         finally:
-            trimmer.cancel()
+            for task in upkeep:
+                task.cancel()
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(with_upkeep())

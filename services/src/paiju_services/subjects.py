@@ -81,7 +81,8 @@ def held_requests(copy: str) -> str:
 
 
 def table_of(subject: str) -> str:
-    """The table id of an events subject or a table request subject."""
+    """The table id of an events subject, a table request subject, or a views, stored or
+    presence subject."""
     return subject.split(".")[2]
 
 

@@ -4,9 +4,18 @@ audience of the table (``paiju_services.views``), forwarded to that audience's s
 **The gateway holds no card it could read on its own.** The authority publishes, after every
 event, the spectators' view in clear and each human seat's view sealed with that seat's view key;
 a feed opens a seat's views with the key it derives from the token the seat's socket said hello
-with, and subscribes to a seat's subject only while such a socket is here. Nothing is computed
-per socket: a frame is the audience's body with the table, the event and the connected seats
-spliced in front (``views.frame``), made once per audience and view.
+with, and keeps a seat's audience only while such a socket is here (the views of a seat nobody
+here holds are dropped unopened). Nothing is computed per socket: a frame is the audience's body
+with the table, the event and the connected seats spliced in front (``views.frame``), made once
+per audience and view.
+
+**One subscription for all tables.** The gateway subscribes once to every table's views and once
+to every stored event's headers (``Backend.start``) and hands each message to the feed that
+follows its table (``Backend.following``), in the subscription's order. A feed holds no
+subscription of its own: with thousands of tables a subscription per audience was thousands of
+tasks and queues, each scanned by every full garbage collection. A view that comes in order, when
+nothing else changes its audience, is taken at once; one that shows a gap, or comes while its
+audience is being fetched, waits in a task of its own, so no table holds up another.
 
 **No view is missed.** Views are core NATS messages; the stream republishes the headers of every
 event it stores on ``paiju.stored.<table>`` (no body: the gateway reads no event). A feed that
@@ -35,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from nats.aio.msg import Msg
-from nats.aio.subscription import Subscription
 
 from paiju_services import metrics, subjects, views
 from paiju_services.errors import RemoteError, ServiceError
@@ -139,12 +147,11 @@ class Watcher:
 
 
 class Audience:
-    """A seat's sockets, or the spectators': the subject it follows and the last view it got."""
+    """A seat's sockets, or the spectators': and the last view they got."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.watchers: set[Watcher] = set()
-        self.sub: Subscription | None = None
         self.index = -1  # the version of ``body``
         self.event: str | None = None  # the event ``body`` follows (None: a snapshot)
         self.body: bytes | None = None  # the views.ViewBody, in clear
@@ -162,7 +169,6 @@ class TableFeed:
         self.table_id = table_id
         self.audiences: dict[int | None, Audience] = {None: Audience(None)}
         self.watchers: set[Watcher] = set()
-        self.stored: Subscription | None = None
         self.stored_version = 0  # the newest version the stream said it holds
         self.checker: asyncio.TimerHandle | None = None
         self.tasks: set[asyncio.Future[None]] = set()
@@ -175,24 +181,19 @@ class TableFeed:
     async def start(self) -> None:
         self.connected = self.backend.presence.seats(self.table_id, time.time())
         spectators = self.audiences[None]
-        spectators.sub = await self.backend.nc.subscribe(
-            views.views_subject(self.table_id, None), cb=self._on_view
-        )
-        self.stored = await self.backend.nc.subscribe(
-            subjects.stored_subject(self.table_id), cb=self._on_stored
-        )
+        self.backend.follow(self)
         try:
-            async with spectators.lock:  # the view now: after the subscriptions, none is missed
+            async with spectators.lock:  # the view now: followed from before, none is missed
                 await self._fetch(spectators)
         except BaseException:
-            await self._stop_following()
+            self._stop_following()
             raise
         log(logger, "feed started", table=self.table_id, version=spectators.index)
 
     async def close(self) -> None:
         self.closed = True
         self.cancel_close()
-        await self._stop_following()
+        self._stop_following()
         for watcher in self.watchers:
             watcher.push(b"")  # an empty frame: the writer closes the socket
         self.backend.feed_idle(self)
@@ -220,10 +221,6 @@ class TableFeed:
         if mine is None:
             mine = self.audiences[seat] = Audience(seat)
         mine.watchers.add(watcher)
-        if mine.sub is None and not self.over:
-            mine.sub = await self.backend.nc.subscribe(
-                views.views_subject(self.table_id, seat), cb=self._on_view
-            )
         if mine.body is None or mine.index < self.audiences[None].index:
             async with mine.lock:
                 await self._fetch(mine)
@@ -253,8 +250,6 @@ class TableFeed:
         audience.watchers.discard(watcher)
         if audience.seat is not None and not audience.watchers:
             del self.audiences[audience.seat]  # nobody here may see that seat's cards now
-            if audience.sub is not None:
-                self._spawn(_unsubscribe(audience.sub))
 
     async def close_if_idle(self) -> None:
         """The idle timer's end: close, unless a watcher joined after the timer fired (its task
@@ -301,7 +296,7 @@ class TableFeed:
         for audience in list(self.audiences.values()):
             self._spawn(self._refetch(audience))
 
-    async def _on_stored(self, msg: Msg) -> None:
+    def stored(self, msg: Msg) -> None:
         """The stream stored an event (its headers, republished): if its views do not follow
         within ``GRACE``, they are asked for."""
         try:
@@ -326,16 +321,27 @@ class TableFeed:
             ):
                 self._spawn(self._refetch(audience))
 
-    async def _on_view(self, msg: Msg) -> None:
-        headers = msg.headers or {}
-        try:
-            index = int(headers[subjects.H_INDEX])
-            seat = views.seat_of_subject(msg.subject)
-        except (KeyError, ValueError):
+    def view(self, msg: Msg) -> None:
+        """A view the table service published: taken now if it follows its audience's last and
+        nothing is changing that audience, else in a task of its own (``_on_view``)."""
+        wanted = self._wanted(msg)
+        if wanted is None:
             return
-        audience = self.audiences.get(seat)
-        if audience is None or index <= audience.index:
-            return  # nobody here sees that seat, or an older view than the one it has
+        audience, index = wanted
+        if audience.lock.locked() or index != audience.index + 1:
+            self._spawn(self._on_view(msg))
+            return
+        data = msg.data if audience.seat is None else self._open(audience, msg.data)
+        if data is None:  # no key of ours opens it: the seat's token changed
+            self._spawn(self._on_view(msg))
+            return
+        self._take(audience, index, (msg.headers or {}).get(subjects.H_TYPE), data)
+
+    async def _on_view(self, msg: Msg) -> None:
+        wanted = self._wanted(msg)
+        if wanted is None:
+            return
+        audience, index = wanted
         async with audience.lock:
             if index <= audience.index:
                 return
@@ -344,13 +350,26 @@ class TableFeed:
                 if index <= audience.index:
                     return
             data = msg.data
-            if seat is not None:
+            if audience.seat is not None:
                 opened = self._open(audience, data)
                 if opened is None:  # no key of ours opens it: the seat's token changed
                     await self._refetch(audience, locked=True)
                     return
                 data = opened
-            self._take(audience, index, headers.get(subjects.H_TYPE), data)
+            self._take(audience, index, (msg.headers or {}).get(subjects.H_TYPE), data)
+
+    def _wanted(self, msg: Msg) -> tuple[Audience, int] | None:
+        """The audience a view is for and its version, if somebody here sees that audience and
+        the view is newer than the one it has."""
+        try:
+            index = int((msg.headers or {})[subjects.H_INDEX])
+            seat = views.seat_of_subject(msg.subject)
+        except (KeyError, ValueError):
+            return None
+        audience = self.audiences.get(seat)
+        if audience is None or index <= audience.index:
+            return None
+        return audience, index
 
     def _open(self, audience: Audience, data: bytes) -> bytes | None:
         assert audience.seat is not None
@@ -434,19 +453,13 @@ class TableFeed:
         )
         for watcher in self.watchers:
             watcher.push(self.over_frame)
-        self._spawn(self._stop_following())
+        self._stop_following()
 
-    async def _stop_following(self) -> None:
+    def _stop_following(self) -> None:
         if self.checker is not None:
             self.checker.cancel()
             self.checker = None
-        subs = [a.sub for a in self.audiences.values()] + [self.stored]
-        for audience in self.audiences.values():
-            audience.sub = None
-        self.stored = None
-        for sub in subs:
-            if sub is not None:
-                await _unsubscribe(sub)
+        self.backend.unfollow(self)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)
@@ -468,8 +481,3 @@ class TableFeed:
 
 def _is_over(body: bytes) -> bool:
     return _phase.decode(body).view.phase == "over"
-
-
-async def _unsubscribe(sub: Subscription) -> None:
-    with contextlib.suppress(Exception):
-        await sub.unsubscribe()
