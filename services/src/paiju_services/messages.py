@@ -67,14 +67,15 @@ class TableMeta(msgspec.Struct, kw_only=True):
     # when its log left the event stream for the archive (paiju_services.archive); None: hot
     retired_at: float | None = None
 
-    # --- table service ---------------------------------------------------------------------------------
-
     def seat_holding(self, token_digest: str) -> int | None:
         """The seat whose token has this SHA-256 (``token_sha256``), if any."""
         for seat, info in enumerate(self.seats):
             if info.token_sha256 and hmac.compare_digest(info.token_sha256, token_digest):
                 return seat
         return None
+
+
+# --- table service ---------------------------------------------------------------------------------
 
 
 class CreateTable(Request):

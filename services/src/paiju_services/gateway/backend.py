@@ -104,11 +104,11 @@ class Backend:
         # the feeds that take their table's views and stored headers (from their start to the
         # match's end), from this copy's two subscriptions for all tables (gateway/feeds.py)
         self.following: dict[str, TableFeed] = {}
+        # the other copies' presence, every table's views and stored headers (one each)
         self.subs: list[Any] = []
         self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
         self.hand_rows: OrderedDict[str, HandsOut] = OrderedDict()  # ended tables' hands
         self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)
-        self.presence_sub: Any = None
         self.presence_task: asyncio.Task[None] | None = None
         self.publishing: set[asyncio.Future[None]] = set()
         self.copies = Copies(nc)  # the table-service copies, each table's holder
@@ -116,8 +116,8 @@ class Backend:
     async def start(self) -> None:
         await self.copies.start()
         await self.directory.start()
-        self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
         self.subs = [
+            await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence),
             await self.nc.subscribe(views.VIEWS_ALL, cb=self._on_view),
             await self.nc.subscribe(subjects.STORED_ALL, cb=self._on_stored),
         ]
@@ -128,10 +128,9 @@ class Backend:
             self.presence_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.presence_task
-        for sub in [self.presence_sub, *self.subs]:
-            if sub is not None:
-                with contextlib.suppress(Exception):
-                    await sub.unsubscribe()
+        for sub in self.subs:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
         for feed in list(self.feeds.values()):
             if feed.local_seats():
                 await self._publish(feed.table_id, frozenset())  # this copy holds none now
@@ -385,13 +384,11 @@ class Backend:
             del self.following[feed.table_id]
 
     async def _on_view(self, msg: Any) -> None:
-        feed = self.following.get(subjects.table_of(msg.subject))
-        if feed is not None:
+        if feed := self.following.get(subjects.table_of(msg.subject)):
             feed.view(msg)
 
     async def _on_stored(self, msg: Any) -> None:
-        feed = self.following.get(subjects.table_of(msg.subject))
-        if feed is not None:
+        if feed := self.following.get(subjects.table_of(msg.subject)):
             feed.stored(msg)
 
     def reconnected(self) -> None:
