@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 import websockets
 
 from paiju_services import memory
@@ -682,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     # the players' process measures every latency: its own collector pauses would be counted as
     # the system's, so it is tuned as the services are
     memory.tune_gc()
-    out = asyncio.run(main_async(args))
+    out = uvloop.run(main_async(args))
     print(json.dumps(out) if args.json else report(args, out))
     return 1 if out["stuck"] else 0
 

@@ -8,9 +8,11 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
+import nats
 import pytest
 
 from integration.harness import Stack, start_stack
+from paiju_services import store
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +26,19 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 async def http(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
     async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as client:
         yield client
+
+
+@pytest.fixture
+async def bare(tmp_path: Path) -> AsyncIterator[Stack]:
+    """nats-server alone, with the stream and the buckets: the test's copies are the only ones."""
+    s = Stack(tmp_path)
+    s.start_nats()
+    try:
+        nc = await nats.connect(s.nats_url)
+        try:
+            await store.ensure(nc.jetstream(), 1, create=True)
+        finally:
+            await nc.close()
+        yield s
+    finally:
+        s.stop()

@@ -28,7 +28,7 @@ from integration.harness import (
     raw_log,
 )
 from paiju import api
-from paiju_services import store, subjects
+from paiju_services import subjects
 from paiju_services.config import Settings
 from paiju_services.messages import CreateTable, Join
 from paiju_services.tables import TableService
@@ -50,22 +50,6 @@ def system(tmp_path: Path) -> Iterator[Stack]:
         raise
     yield s
     s.stop()
-
-
-@pytest.fixture
-async def bare(tmp_path: Path) -> AsyncIterator[Stack]:
-    """nats-server alone, with the stream and the buckets: the test's copies are the only ones."""
-    s = Stack(tmp_path)
-    s.start_nats()
-    try:
-        nc = await nats.connect(s.nats_url)
-        try:
-            await store.ensure(nc.jetstream(), 1, create=True)
-        finally:
-            await nc.close()
-        yield s
-    finally:
-        s.stop()
 
 
 @contextlib.asynccontextmanager

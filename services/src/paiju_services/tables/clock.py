@@ -254,6 +254,8 @@ class Clock:
         self.service = service
         self.timers: dict[str, tuple[Pending, asyncio.Task[None]]] = {}
         self.released: dict[str, int] = {}  # table: the hand whose 继续 deadline has passed
+        # tables this copy saw end (``forget``): no deadline, and nothing to read to know it
+        self.ended: dict[str, None] = {}
         self.busy: set[str] = set()
         self.again: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -299,6 +301,15 @@ class Clock:
         if entry is None:
             return False
         return not present(entry.meta) <= set(state.ready)
+
+    def forget(self, table_id: str) -> None:
+        """The table's match is over and it left this copy's memory: a deadline computed for it
+        from now on (the poke of the step that ended it, a sweep's) is none, without reading its
+        log back. Bounded: a table forgotten here too is read once, and found over."""
+        self.released.pop(table_id, None)
+        if len(self.ended) >= 4 * self.service.settings.cache_tables:
+            del self.ended[next(iter(self.ended))]
+        self.ended[table_id] = None
 
     # --- computing deadlines -------------------------------------------------------------------
 
@@ -364,6 +375,11 @@ class Clock:
         """The table's pending deadline, from its log as the stream has it now."""
         service = self.service
         async with service._lock(table_id):
+            # a poke made while this waited for the lock (a command's steps poke twice) is
+            # answered by what is read now, under the lock: it needs no computation of its own
+            self.again.discard(table_id)
+            if table_id in self.ended and table_id not in service.cache:
+                return None
             table = await service._table(table_id)
             if table.over:  # no deadline; nor a place in memory (it may have just been forgotten)
                 service.cache.pop(table_id, None)

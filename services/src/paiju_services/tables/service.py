@@ -185,8 +185,18 @@ def check_config(config: Config[Any], options: dict[str, Any]) -> None:
             raise ServiceError(
                 "bad_config", detail=f"option {name!r}: numbers are at most {MAX_OPTION_INT:,}"
             )
+    problem = _unplayable(msgspec.json.encode(config.to_dict(), order="sorted"))
+    if problem is not None:
+        raise ServiceError("bad_config", detail=problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _unplayable(config_json: bytes) -> str | None:
+    """Why a hand of these settings, played by bots, does not end cleanly (None: it does). The
+    hand is dealt from a fixed seed, so the answer depends on the settings alone: it is kept for
+    the settings asked most recently (a create plays no hand for settings checked before)."""
     try:
-        state = api.initial_state(config)
+        state = api.initial_state(api.config_from_dict(msgspec.json.decode(config_json)))
         for _ in range(5000):
             command = table_command(state, "settings-check")
             if command is None:
@@ -196,10 +206,10 @@ def check_config(config: Config[Any], options: dict[str, Any]) -> None:
                 command = bots.choose(state, seat)
             state, events = api.apply(state, command)
             if any(isinstance(e, HandEnded) for e in events):
-                return
+                return None
         raise ValueError("a hand did not end")
     except Exception as exc:
-        raise ServiceError("bad_config", detail=short(exc)) from exc
+        return short(exc)
 
 
 def _bounded(value: Any) -> bool:
@@ -1030,7 +1040,7 @@ class TableService:
         self.seen.pop(table_id, None)
         self.acted.pop(table_id, None)
         self.own_appends.pop(table_id, None)
-        self.clock.released.pop(table_id, None)
+        self.clock.forget(table_id)
         lock = self.locks.get(table_id)
         if lock is not None:  # held, nearly always (the step that finished the table holds it)
             self.loop_tasks.add(task := asyncio.create_task(self._drop_lock(table_id, lock)))
