@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import uvloop
 import websockets
 
@@ -274,6 +275,30 @@ class Restart:
                 self.all_back.set()
 
 
+class _ViewHead(msgspec.Struct):
+    """What a player reads of a view: whose turn, and the phase (the rest is skipped unread)."""
+
+    turn: Any = None
+    phase: Any = None
+
+
+class _Frame(msgspec.Struct):
+    """What a player reads of a frame (msgspec skips the rest: the tool decodes every frame of
+    every seat on the same cores as the system it measures)."""
+
+    type: str
+    index: int = -1
+    settled: bool = True
+    view: _ViewHead | None = None
+    moves: list[Any] | None = None
+    code: str | None = None
+    id: str | None = None
+
+
+_frames = msgspec.json.Decoder(_Frame)
+_encode = msgspec.json.encode
+
+
 class Load:
     def __init__(self, args: argparse.Namespace, gateway: str) -> None:
         self.args = args
@@ -344,13 +369,13 @@ class Load:
         sent: dict[str, float] = {}
         table_id = slot.id
         async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            await ws.send(_encode({"type": "hello", "token": seat["token"]}).decode())
             while not self.stop.is_set() and not slot.over:
                 # no timeout here: thousands of sockets each waking every second cost the tool a
                 # core at 2,000 tables; the run's end cancels the players
                 raw = await ws.recv()
-                frame = json.loads(raw)
-                kind = frame["type"]
+                frame = _frames.decode(raw)
+                kind = frame.type
                 now = time.monotonic()
                 if kind in ("state", "over") and self.restart and opened > self.restart.killed_at:
                     self.restart.seat_back(table_id, seat["seat"])
@@ -358,8 +383,8 @@ class Load:
                     slot.over = True
                     return
                 if kind == "error":
-                    self.stats.error(frame["code"])
-                    sent.pop(frame.get("id") or "", None)
+                    self.stats.error(frame.code or "?")
+                    sent.pop(frame.id or "", None)
                     continue
                 if kind == "ack":
                     if self.stats.measuring:
@@ -368,25 +393,26 @@ class Load:
                 if kind != "state":
                     continue
                 slot.last_event = now
-                slot.index = max(slot.index, frame["index"])
+                slot.index = max(slot.index, frame.index)
                 for command_id, started in list(sent.items()):
                     if self.stats.measuring:
                         self.stats.latencies.append(now - started)
                     del sent[command_id]
-                view = frame["view"]
-                if not frame.get("settled", True) or view.get("turn") != seat["seat"]:
+                view = frame.view
+                if not frame.settled or view is None or view.turn != seat["seat"]:
                     continue
-                if frame["index"] <= acted[0]:
+                if frame.index <= acted[0]:
                     continue  # the same state again (who is connected changed): acted on it
-                if view.get("phase") in (None, "over", "finished"):
+                if view.phase in (None, "over", "finished"):
                     continue
-                moves = frame.get("moves")
+                moves = frame.moves
                 if moves is None:
                     if engine is None:
                         from paiju.client import SeatClient
 
                         engine = SeatClient(json.dumps(config))
-                    moves = json.loads(engine.update(json.dumps(view)))["moves"]
+                    whole = json.loads(raw)["view"]
+                    moves = json.loads(engine.update(json.dumps(whole)))["moves"]
                 if not moves:
                     continue
                 if self.args.pace:
@@ -394,14 +420,16 @@ class Load:
                     slot.next_move = max(now, slot.next_move) + 1.0 / self.args.pace
                     if wait > 0:
                         await asyncio.sleep(wait)
-                acted[0] = frame["index"]
+                acted[0] = frame.index
                 command_id = f"l{next(self.ids)}"
                 sent[command_id] = time.monotonic()
                 move = self.rng.choice(moves)
-                await ws.send(json.dumps({"type": "command", "id": command_id, "command": move}))
+                command = {"type": "command", "id": command_id, "command": move}
+                await ws.send(_encode(command).decode())
 
     async def run(self, kill: Callable[[], None] | None = None) -> dict[str, Any]:
-        limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+        # a small pool: httpx looks over every pooled connection on each request
+        limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
         async with httpx.AsyncClient(base_url=self.gateway, timeout=30, limits=limits) as http:
             self.tables = [Table() for _ in range(self.args.tables)]
             tasks = []

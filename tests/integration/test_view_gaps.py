@@ -47,7 +47,7 @@ async def a_played_table(
     watcher = Watcher(None, limit=100_000)
     feed.add(watcher)
     start = feed.audiences[None].index
-    feed.view = lambda msg: None  # type: ignore[method-assign]  # its pushed views are lost
+    feed.view = lambda *pushed: None  # type: ignore[method-assign]  # its pushed views are lost
     r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     assert r.status_code == 200, r.text
     await until(lambda: feed.stored_version >= start + 8, 30)  # events stored, none pushed

@@ -44,8 +44,34 @@ def test_a_frame_is_the_body_behind_the_table_the_event_and_who_is_connected() -
     assert json.loads(views.frame("0123456789abcdef", None, [], BODY))["event"] is None
 
 
-def test_subjects_name_their_audience() -> None:
-    assert views.views_subject("0123456789abcdef", None) == "paiju.views.0123456789abcdef.watch"
-    assert views.views_subject("0123456789abcdef", 3) == "paiju.views.0123456789abcdef.s3"
-    assert views.seat_of_subject("paiju.views.0123456789abcdef.watch") is None
-    assert views.seat_of_subject("paiju.views.0123456789abcdef.s3") == 3
+def test_one_message_holds_every_audience_s_view_in_the_order_of_its_head() -> None:
+    assert views.views_subject("0123456789abcdef") == "paiju.views.0123456789abcdef"
+    key = views.view_key("seat-0-token")
+    sealed = views.seal(key, "0123456789abcdef", 0, BODY)
+    message = views.pack(7, "played", [(None, BODY), (0, sealed), (2, b"")])
+    head, _, rest = message.partition(b"\n")
+    assert json.loads(head) == [7, "played", [["watch", len(BODY)], ["s0", len(sealed)], ["s2", 0]]]
+    assert rest == BODY + sealed
+    index, event, parts = views.unpack(message)
+    assert (index, event) == (7, "played")
+    assert parts == {None: BODY, 0: sealed, 2: b""}
+    assert views.unseal(key, "0123456789abcdef", 0, parts[0]) == BODY
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        b"",  # no head
+        b'[7,"played",[["watch",3]]]',  # no newline: no body
+        b'[7,"played",[["watch",3]]]\nab',  # a part shorter than its head says
+        b'[7,"played",[["watch",3]]]\nabcd',  # bytes left over
+        b'[7,"played",[["w",3]]]\nabc',  # an audience with no such name
+        b'[7,"played",[["s-1",3]]]\nabc',
+        b'[7,"played",[["watch",-1]]]\n',
+        b'[7,"played",[["watch",3]],1]\nabc',  # a field too many
+        b'{"index":7}\n',
+    ],
+)
+def test_a_message_that_is_not_a_views_message_is_refused(message: bytes) -> None:
+    with pytest.raises(ValueError):
+        views.unpack(message)

@@ -2,21 +2,25 @@
 after every event it appends, the view of each human seat and the spectators' view; the gateway
 forwards them and holds no hidden card it could read without the seat's token.
 
-**Audiences and subjects.** ``paiju.views.<table>.watch``: the spectators' view, in clear (it
-is public). ``paiju.views.<table>.s<N>``: seat N's view, **sealed** (AES-256-GCM) with the
-seat's view key, ``view_key(token)`` — a hash of the seat's token. The table service keeps each
-key in the secrets bucket (``view.<sha256 of the token>``, written when the token is issued);
-the gateway derives it from the token a socket says hello with. So a process holding the
-gateway's NATS credentials reads every subject it may and still sees no card but the public
-ones: a seat's view opens only with that seat's token, which reaches the gateway only from the
-seat's own player. A bot's seat is not published (its turns go to the bots service alone).
+**Audiences and the message.** After each event the table service publishes one message on
+``paiju.views.<table>`` that holds every audience's view: the spectators' (``watch``), in clear
+(it is public), and each human seat's (``s<N>``), **sealed** (AES-256-GCM) with the seat's view
+key, ``view_key(token)`` — a hash of the seat's token. The table service keeps each key in the
+secrets bucket (``view.<sha256 of the token>``, written when the token is issued); the gateway
+derives it from the token a socket says hello with. So a process holding the gateway's NATS
+credentials reads every view and still sees no card but the public ones: a seat's view opens only
+with that seat's token, which reaches the gateway only from the seat's own player. A bot's seat
+is not published (its turns go to the bots service alone). One message, not one per audience:
+each message costs every process it passes through (the table service, nats-server, each gateway
+copy) the same whatever its size, and a gateway copy takes every table's views anyway.
 
-**A message** is a ``ViewBody`` (JSON): the view after the event, the seat's legal moves when it
-is to act, whether the table is at rest, and the pending deadline. Its headers say the version
-(``Paiju-Index``: events applied) and the event's type (``Paiju-Type``), so a reader orders and
-drops stale messages without opening them. The gateway makes a socket's frame by splicing the
-table id, the event and who is connected in front of the body (``frame``): one encoding per
-audience, by the authority, none per socket.
+**A message** (``pack``) is a head line, ``[index, event, [[audience, bytes], ...]]`` (JSON,
+then ``\n``), followed by each audience's part, in the head's order: a ``ViewBody`` (JSON), a
+seat's sealed. ``index`` is the version (events applied) and ``event`` the event's type, so a
+reader orders and drops stale views without opening them, and takes only the parts of the
+audiences it serves. The gateway makes a socket's frame by splicing the table id, the event and
+who is connected in front of the body (``frame``): one encoding per audience, by the authority,
+none per socket.
 
 **Nothing here is stored**: views are core NATS messages, derived from the log. A reader that
 missed one (a reconnection, a copy that crashed between its append and its publish) asks the
@@ -65,14 +69,62 @@ def audience(seat: int | None) -> str:
     return WATCH if seat is None else f"s{seat}"
 
 
-def views_subject(table_id: str, seat: int | None) -> str:
-    return f"{VIEWS_PREFIX}.{table_id}.{audience(seat)}"
+def seat_of(name: str) -> int | None:
+    """The seat of an audience's name (None: the spectators').
+
+    Raises:
+        ValueError: no audience has that name.
+    """
+    if name == WATCH:
+        return None
+    if not (name[:1] == "s" and name[1:].isdigit()):
+        raise ValueError(f"no audience {name!r}")
+    return int(name[1:])
 
 
-def seat_of_subject(subject: str) -> int | None:
-    """The seat of a views subject (None: the spectators')."""
-    name = subject.rsplit(".", 1)[-1]
-    return None if name == WATCH else int(name[1:])
+def views_subject(table_id: str) -> str:
+    return f"{VIEWS_PREFIX}.{table_id}"
+
+
+class Head(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
+    """The head line of a views message."""
+
+    index: int  # the version: events applied
+    event: str  # the type of the event the views follow
+    parts: list[tuple[str, int]]  # each audience's name and its part's length in bytes
+
+
+_head = msgspec.json.Decoder(Head)
+
+
+def pack(index: int, event: str, parts: list[tuple[int | None, bytes]]) -> bytes:
+    """One message with every audience's view after an event (``parts``: each audience's seat,
+    None for the spectators, and its body, a seat's sealed)."""
+    head = encoder.encode(Head(index, event, [(audience(seat), len(data)) for seat, data in parts]))
+    return b"".join([head, b"\n", *(data for _, data in parts)])
+
+
+def unpack(data: bytes) -> tuple[int, str, dict[int | None, bytes]]:
+    """The version, the event and each audience's part of a views message.
+
+    Raises:
+        ValueError: not a views message (a bad head, or parts that do not add up).
+    """
+    line, newline, rest = data.partition(b"\n")
+    try:
+        head = _head.decode(line)
+    except msgspec.DecodeError as exc:
+        raise ValueError(f"views message: {exc}") from None
+    parts: dict[int | None, bytes] = {}
+    at = 0
+    for name, size in head.parts:
+        if size < 0:
+            raise ValueError("views message: a part of negative length")
+        parts[seat_of(name)] = rest[at : at + size]
+        at += size
+    if not newline or at != len(rest):
+        raise ValueError("views message: its parts do not add up to its body")
+    return head.index, head.event, parts
 
 
 def view_key(token: str) -> bytes:

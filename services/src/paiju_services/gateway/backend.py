@@ -384,8 +384,14 @@ class Backend:
             del self.following[feed.table_id]
 
     async def _on_view(self, msg: Any) -> None:
+        """A views message: opened only if a feed here follows its table."""
         if feed := self.following.get(subjects.table_of(msg.subject)):
-            feed.view(msg)
+            try:
+                index, event, parts = views.unpack(msg.data)
+            except ValueError as exc:  # not the table service's: dropped, the feed asks later
+                log(logger, "views message dropped", logging.WARNING, error=str(exc))
+                return
+            feed.view(index, event, parts)
 
     async def _on_stored(self, msg: Any) -> None:
         if feed := self.following.get(subjects.table_of(msg.subject)):

@@ -321,55 +321,38 @@ class TableFeed:
             ):
                 self._spawn(self._refetch(audience))
 
-    def view(self, msg: Msg) -> None:
-        """A view the table service published: taken now if it follows its audience's last and
+    def view(self, index: int, event: str, parts: dict[int | None, bytes]) -> None:
+        """The views of every audience after an event, as the table service published them: each
+        audience followed here takes its part, at once if it follows the audience's last view and
         nothing is changing that audience, else in a task of its own (``_on_view``)."""
-        wanted = self._wanted(msg)
-        if wanted is None:
-            return
-        audience, index = wanted
-        if audience.lock.locked() or index != audience.index + 1:
-            self._spawn(self._on_view(msg))
-            return
-        data = msg.data if audience.seat is None else self._open(audience, msg.data)
-        if data is None:  # no key of ours opens it: the seat's token changed
-            self._spawn(self._on_view(msg))
-            return
-        self._take(audience, index, (msg.headers or {}).get(subjects.H_TYPE), data)
+        for seat, audience in list(self.audiences.items()):
+            data = parts.get(seat)
+            if data is None or index <= audience.index:
+                continue
+            if audience.lock.locked() or index != audience.index + 1:
+                self._spawn(self._on_view(audience, index, event, data))
+                continue
+            opened = data if seat is None else self._open(audience, data)
+            if opened is None:  # no key of ours opens it: the seat's token changed
+                self._spawn(self._on_view(audience, index, event, data))
+                continue
+            self._take(audience, index, event, opened)
 
-    async def _on_view(self, msg: Msg) -> None:
-        wanted = self._wanted(msg)
-        if wanted is None:
-            return
-        audience, index = wanted
+    async def _on_view(self, audience: Audience, index: int, event: str, data: bytes) -> None:
         async with audience.lock:
-            if index <= audience.index:
-                return
+            if self.audiences.get(audience.seat) is not audience or index <= audience.index:
+                return  # nobody here sees that audience any more, or a newer view came first
             if 0 <= audience.index < index - 1:  # a view missed: every one since, in order
                 await self._refetch(audience, locked=True)
                 if index <= audience.index:
                     return
-            data = msg.data
             if audience.seat is not None:
                 opened = self._open(audience, data)
                 if opened is None:  # no key of ours opens it: the seat's token changed
                     await self._refetch(audience, locked=True)
                     return
                 data = opened
-            self._take(audience, index, (msg.headers or {}).get(subjects.H_TYPE), data)
-
-    def _wanted(self, msg: Msg) -> tuple[Audience, int] | None:
-        """The audience a view is for and its version, if somebody here sees that audience and
-        the view is newer than the one it has."""
-        try:
-            index = int((msg.headers or {})[subjects.H_INDEX])
-            seat = views.seat_of_subject(msg.subject)
-        except (KeyError, ValueError):
-            return None
-        audience = self.audiences.get(seat)
-        if audience is None or index <= audience.index:
-            return None
-        return audience, index
+            self._take(audience, index, event, data)
 
     def _open(self, audience: Audience, data: bytes) -> bytes | None:
         assert audience.seat is not None

@@ -1,5 +1,6 @@
 """The table service's side of ``paiju_services.views``: after every append, each human seat's
-view (sealed with its view key) and the spectators' view, one message per event, on core NATS;
+view (sealed with its view key) and the spectators' view, all in one message per event, on core
+NATS;
 and the answer to a reader that asks for an audience's view now.
 
 A seat's view key is kept in the secrets bucket under ``view.<sha256 of its token>`` when the
@@ -26,7 +27,7 @@ import nats.js.errors
 from paiju import api
 from paiju.protocol import Event
 from paiju.table import TableState
-from paiju_services import metrics, subjects, views
+from paiju_services import metrics, views
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta, ViewAt
 from paiju_services.store import StoreError
@@ -106,19 +107,18 @@ class Publisher:
         for offset, (event, state) in enumerate(zip(events, states, strict=True)):
             version = first + offset + 1
             settled = offset == last and not api.passing(state)
-            headers = {subjects.H_INDEX: str(version), subjects.H_TYPE: event.TYPE}
             due = _due(state, meta, since) if settled and since is not None else None
-            await nc.publish(
-                views.views_subject(table_id, None),
-                body(state, None, version, settled, due),
-                headers=headers,
-            )
+            parts: list[tuple[int | None, bytes]] = [
+                (None, body(state, None, version, settled, due))
+            ]
             for seat, key in seats:
-                if key is None:
-                    continue
-                sealed = views.seal(key, table_id, seat, body(state, seat, version, settled, due))
-                await nc.publish(views.views_subject(table_id, seat), sealed, headers=headers)
-            metrics.VIEWS_OUT.inc(1 + len(seats))
+                if key is not None:
+                    sealed = views.seal(
+                        key, table_id, seat, body(state, seat, version, settled, due)
+                    )
+                    parts.append((seat, sealed))
+            await nc.publish(views.views_subject(table_id), views.pack(version, event.TYPE, parts))
+            metrics.VIEWS_OUT.inc(len(parts))
 
     async def since(self, table: TableLog) -> float | None:
         """When the table's current wait began: known here if nothing but ``QUIET`` events came
