@@ -79,6 +79,13 @@ class System:
     gateway: str
     nats_url: str
     proc: subprocess.Popen[bytes]
+    copies: int = 1
+
+    @property
+    def gateways(self) -> list[str]:
+        """Every gateway copy's URL (the launcher gives copy i the port after copy i - 1's)."""
+        host, _, port = self.gateway.rpartition(":")
+        return [f"{host}:{int(port) + i}" for i in range(self.copies)]
 
     @property
     def operator_url(self) -> str:
@@ -121,7 +128,8 @@ class System:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        system = cls(folder, f"http://127.0.0.1:{http_port}", f"nats://127.0.0.1:{nats_port}", proc)
+        gateway, nats_url = f"http://127.0.0.1:{http_port}", f"nats://127.0.0.1:{nats_port}"
+        system = cls(folder, gateway, nats_url, proc, copies)
         system.wait_ready()
         return system
 
@@ -131,7 +139,10 @@ class System:
             if self.proc.poll() is not None:
                 raise SystemExit(f"the launcher exited with {self.proc.returncode}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.gateway + "/api/health", timeout=1).status_code == 200:
+                if all(
+                    httpx.get(g + "/api/health", timeout=1).status_code == 200
+                    for g in self.gateways
+                ):
                     return
             time.sleep(0.2)
         raise SystemExit("the system did not become healthy")
@@ -300,10 +311,12 @@ _encode = msgspec.json.encode
 
 
 class Load:
-    def __init__(self, args: argparse.Namespace, gateway: str) -> None:
+    def __init__(self, args: argparse.Namespace, gateways: list[str]) -> None:
         self.args = args
-        self.gateway = gateway
-        self.ws_base = gateway.replace("http", "ws", 1)
+        self.gateway = gateways[0]  # creates and joins
+        # each seat's socket goes to a gateway copy, as a load balancer spreads them: a table's
+        # seats over several copies (each copy then says to the others who is connected)
+        self.ws_bases = [g.replace("http", "ws", 1) for g in gateways]
         self.stats = Stats()
         self.rng = random.Random(args.seed)
         self.ids = itertools.count()
@@ -368,7 +381,8 @@ class Load:
         engine: Any = None
         sent: dict[str, float] = {}
         table_id = slot.id
-        async with websockets.connect(self.ws_base + seat["ws"], max_size=None) as ws:
+        base = self.ws_bases[(int(table_id, 16) + seat["seat"]) % len(self.ws_bases)]
+        async with websockets.connect(base + seat["ws"], max_size=None) as ws:
             await ws.send(_encode({"type": "hello", "token": seat["token"]}).decode())
             while not self.stop.is_set() and not slot.over:
                 # no timeout here: thousands of sockets each waking every second cost the tool a
@@ -595,9 +609,9 @@ def soak_report(series: list[dict[str, Any]]) -> str:
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     system = None if args.gateway else System.start(args.copies, args.setting)
     try:
-        gateway = args.gateway or system.gateway  # type: ignore[union-attr]
+        gateways = args.gateway.split(",") if args.gateway else system.gateways  # type: ignore[union-attr]
         root = system.proc.pid if system else None
-        load = Load(args, gateway)
+        load = Load(args, gateways)
         pids: dict[int, str] = {}
         cpu_before: dict[int, float] = {}
         own_before = 0.0
@@ -679,7 +693,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--variant", default="boke")
     parser.add_argument("--hands", type=int, default=0, help="hands per match (0: the game's)")
     parser.add_argument("--copies", type=int, default=1, help="copies of each service")
-    parser.add_argument("--gateway", default="", help="a running gateway's URL (else start one)")
+    parser.add_argument(
+        "--gateway", default="", help="running gateway copies' URLs, comma-separated (else start)"
+    )
     parser.add_argument("--raw", type=float, default=5.0, help="seconds of raw JetStream (0: none)")
     parser.add_argument(
         "--sample",
