@@ -43,6 +43,18 @@ class JsonFormatter(logging.Formatter):
             return _encoder.encode({k: str(v) for k, v in line.items()}).decode()
 
 
+# what uvicorn (and the websockets library, through uvicorn's logger) says of every WebSocket:
+# the gateway's own "socket opened" and "socket closed" say it once each, with the table and seat
+PER_SOCKET = frozenset(['%s - "WebSocket %s" [accepted]', "connection open", "connection closed"])
+
+
+def per_socket(record: logging.LogRecord) -> bool:
+    """False for uvicorn's lines about each WebSocket (``PER_SOCKET``): as 3,000 sockets
+    reconnected at once after a restart, logging was a tenth of the gateway's samples, and these
+    were three of its four lines a socket."""
+    return record.msg not in PER_SOCKET
+
+
 def setup(service: str, instance: str, level: str = "INFO") -> None:
     """Send every logger's records, as JSON lines, to stderr."""
     handler = logging.StreamHandler(sys.stderr)
@@ -52,6 +64,9 @@ def setup(service: str, instance: str, level: str = "INFO") -> None:
     root.setLevel(level)
     for noisy in ("nats", "uvicorn.access"):
         logging.getLogger(noisy).setLevel("WARNING")
+    uvicorn = logging.getLogger("uvicorn.error")
+    if per_socket not in uvicorn.filters:
+        uvicorn.addFilter(per_socket)
 
 
 def log(logger: logging.Logger, msg: str, level: int = logging.INFO, **fields: Any) -> None:
