@@ -77,7 +77,7 @@ def seat_of(name: str) -> int | None:
     """
     if name == WATCH:
         return None
-    if not (name[:1] == "s" and name[1:].isdigit()):
+    if not (name[:1] == "s" and name[1:].isascii() and name[1:].isdigit()):
         raise ValueError(f"no audience {name!r}")
     return int(name[1:])
 

@@ -1,7 +1,6 @@
 """The table service's side of ``paiju_services.views``: after every append, each human seat's
 view (sealed with its view key) and the spectators' view, all in one message per event, on core
-NATS;
-and the answer to a reader that asks for an audience's view now.
+NATS; and the answer to a reader that asks for an audience's view now.
 
 A seat's view key is kept in the secrets bucket under ``view.<sha256 of its token>`` when the
 token is issued (``remember``): the directory holds the token's hash, so any copy finds the key of
