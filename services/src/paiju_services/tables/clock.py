@@ -354,8 +354,7 @@ class Clock:
 
     async def _watching(self, table_id: str) -> None:
         try:
-            while True:
-                self.again.discard(table_id)
+            while True:  # ``compute`` clears ``again`` under the lock: a later poke sets it
                 try:
                     await self.watch(table_id)
                 except (ServiceError, RuleError, StoreError) as exc:
