@@ -34,7 +34,7 @@ from e2e.test_banzipao import (
     state,
     watch,
 )
-from e2e.test_layout import check_fits
+from e2e.test_layout import check_fits, moment_to_check
 from e2e.test_play import Played, after_move, click_card, spectator_frames_checked, version
 from paiju import api, bots
 from paiju.registry import get_game
@@ -124,9 +124,10 @@ def play_out(
     problems: list[str] | None = None,
 ) -> None:
     """My turns until the hand's score sheet, the spectator checked at each of them; with
-    ``problems``, the first turn of each phase and the sheet are checked to fit a desktop and a
-    phone (test_layout's check_fits: every control on screen, uncovered, cards wide enough)."""
+    ``problems``, test_layout's moments to check and the sheet are checked to fit a desktop and
+    a phone (check_fits: every control on screen, uncovered, cards wide enough)."""
     assert hand.played is not None
+    checked: set[str] = set()
     while True:
         page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
         if page.locator("#score-sheet").count():
@@ -134,8 +135,9 @@ def play_out(
                 check_fits(page, artifacts, "dagong-tongshan-score", problems)
             return
         phase = state(page)["view"]["phase"]
-        if problems is not None and phase not in hand.phases:
-            check_fits(page, artifacts, f"dagong-tongshan-{phase}", problems)
+        moment = moment_to_check(page, phase, checked) if problems is not None else None
+        if moment and problems is not None:
+            check_fits(page, artifacts, f"dagong-tongshan-{moment}", problems)
         hand.phases.append(phase)
         if phase == "declare":
             bid(page, hand, choice="budu")

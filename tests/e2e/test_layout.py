@@ -26,6 +26,8 @@ from e2e.test_play import Played, diagnose, take_turn
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 MIN_STRIP = 32  # px of a card of the hand that shows, to tap on a phone
+PHONE_WIDTH = 640  # the css's phone layout, up to this width
+PHONE_ROW = 9  # about as many cards as a row of the hand holds at 390 px
 STATE = "window.paiju.table.state"
 TURN_OR_SHEET = "document.body.dataset.myTurn === '1' || !!document.querySelector('#score-sheet')"
 
@@ -68,10 +70,16 @@ def settle(page: Any) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def check_fits(page: Any, artifacts: Path, name: str, problems: list[str]) -> None:
-    """At both sizes: every control inside the viewport and uncovered, nothing wider than the
+def check_fits(
+    page: Any,
+    artifacts: Path,
+    name: str,
+    problems: list[str],
+    sizes: dict[str, tuple[int, int]] = SIZES,
+) -> None:
+    """At each size: every control inside the viewport and uncovered, nothing wider than the
     page, the phone's card strips at least 32 px; a screenshot of each."""
-    for size, (width, height) in SIZES.items():
+    for size, (width, height) in sizes.items():
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_function(f"window.innerWidth === {width}")
         settle(page)
@@ -94,12 +102,17 @@ def check_fits(page: Any, artifacts: Path, name: str, problems: list[str]) -> No
             # what it shows of itself is measured by the strips below instead
             elif c["covered"] and not c["hand"] and not c["what"].startswith("card"):
                 problems.append(f"{where}: {c['what']} {c['text']!r} is covered")
-        if size == "phone" and m["strips"]:
+        if width <= PHONE_WIDTH and m["strips"]:
             narrow = min(m["strips"])
             if narrow < MIN_STRIP:
                 problems.append(f"{where}: a card of the hand shows only {narrow:.0f} px")
     page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
     settle(page)
+
+
+HAND_LAYOUT = (
+    "[document.querySelector('#hand').dataset.stack, document.querySelector('#hand').dataset.rows]"
+)
 
 
 def open_my_table(
@@ -126,10 +139,22 @@ def open_my_table(
     return table
 
 
+def moment_to_check(page: Any, phase: str, seen: set[str]) -> str | None:
+    """A turn whose layout is yet to be checked: each phase's first, and in the play the first
+    with each number of rows the hand takes on a phone as it shrinks (whole rows can be taller
+    than the stacked rows of a bigger hand). Its name, once; None for a turn like one seen."""
+    rows = -(-page.evaluate(f"{STATE}.hand.length") // PHONE_ROW)
+    moment = phase if phase not in seen else f"{phase}-{rows}-rows"
+    if moment in seen or (phase != "play" and moment != phase):
+        return None
+    seen.update((moment, f"{phase}-{rows}-rows"))
+    return moment
+
+
 def play_to_sheet(
     page: Any, artifacts: Path, name: str, problems: list[str], hand: Any = None
 ) -> None:
-    """My turns until a score sheet: each phase's first turn is checked at both sizes."""
+    """My turns until a score sheet, checked at both sizes at each moment_to_check."""
     record = Played("", None, None, 0.0)  # type: ignore[arg-type]
     seen: set[str] = set()
     for _ in range(200):
@@ -137,10 +162,10 @@ def play_to_sheet(
         if page.locator("#score-sheet").count():
             break
         phase = page.evaluate(f"{STATE}.view.phase")
-        if phase not in seen:
-            seen.add(phase)
-            check_fits(page, artifacts, f"{name}-{phase}", problems)
-            if phase == "play":
+        moment = moment_to_check(page, phase, seen)
+        if moment:
+            check_fits(page, artifacts, f"{name}-{moment}", problems)
+            if moment == "play":
                 drag_on_a_phone(page, problems)
         if phase == "bid":
             bid(page, hand)
@@ -241,3 +266,27 @@ def test_the_auction_the_call_and_the_play_of_banzipao_fit(
         raise AssertionError("twelve deals in a row had a 包")
     play_to_sheet(page, artifacts, "banzipao-guizhou", problems, hand)
     assert not problems, "\n".join(problems)
+
+
+def test_a_phone_keeps_two_rows_of_whole_cards_while_they_fit_and_stacks_them_when_not(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    """关牌's 16 cards take two rows on a phone. At 390×844 they are whole cards; on a shorter
+    screen (390×680), where two rows of whole cards would push the lines under the controls below
+    the fold, the rows are stacked and every control is on screen; back at 844, whole again. (A
+    board with more on it, 通山打拱's after a few tricks, is the same case at 844.)"""
+    page, _ = browsers.page(*SIZES["phone"])
+    open_lobby(page, stack, "guanpai")
+    open_my_table(stack, page, "guanpai", "boke", 3)
+    page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
+    settle(page)
+    assert page.evaluate(HAND_LAYOUT) == ["", "2"]
+    problems: list[str] = []
+    short = {"short-phone": (390, 680)}
+    page.set_viewport_size({"width": 390, "height": 680})
+    page.wait_for_function("document.querySelector('#hand').dataset.stack === '1'")
+    check_fits(page, artifacts, "guanpai-boke-two-rows", problems, short)
+    assert not problems, "\n".join(problems)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.querySelector('#hand').dataset.stack === ''")
+    assert page.evaluate(HAND_LAYOUT) == ["", "2"]

@@ -27,8 +27,9 @@ import { openScoreTable, scoreTableHost } from "./scores.js";
 import { toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
-const RETRY = new Set(["unavailable", "conflict"]);
-const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32) // docs/services.md: resend with the same id
+const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
+const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32)
+const SECOND_LINE = 24; // px: room for the line under the controls to take a second line
 let commandCounter = 0;
 function commandId() {
   commandCounter += 1;
@@ -871,6 +872,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     renderSheet();
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
     renderAuto();
+    layoutHand(true); // with everything else drawn: do two whole rows of cards still fit?
   }
 
   /** The 托管 button (托管 / 取消托管) and the tab's title when it is my turn. */
@@ -886,30 +888,53 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   }
 
   /** On a narrow screen the hand is laid out in rows (css: a grid of strips and a last whole
-   * card): as few rows as let every card show a strip of at least MIN_STRIP px. */
-  function layoutHand() {
+   * card): as few rows as let every card show a strip of at least MIN_STRIP px. A hand that takes
+   * more than one row (three on a phone) at the page's card size is stacked: rows drawn each over
+   * the one above it, so that only its cards' corners (rank and suit) show. On a phone, two rows
+   * of whole cards stay whole while the lines under the controls end on the screen, and are
+   * stacked when they would not (a board with more on it, a shorter screen): that is measured
+   * when `fit` is asked (a frame drawn, the screen resized), never as cards are selected, so the
+   * hand does not change under the player's finger. */
+  function layoutHand(fit = false) {
     const n = s.hand.length;
     const width = () => {
       const style = getComputedStyle(handEl);
       return handEl.clientWidth - parseFloat(style.paddingLeft || "0") - parseFloat(style.paddingRight || "0");
     };
     const rowsFor = (cardW, w) => Math.max(1, Math.ceil(n / Math.max(1, Math.floor((w - cardW) / MIN_STRIP) + 1)));
-    // a big hand (at the page's card size it would take three rows on a phone, or more than one
-    // on a wider screen) is stacked: rows drawn each over the one above it, so that only its
-    // cards' corners (rank and suit) show. Decided at the page's card size, not the stacked one.
+    // decided at the page's card size, not the stacked one
     const pageW = parseFloat(getComputedStyle(handEl.parentElement).getPropertyValue("--card-w")) || 60;
     const phone = window.matchMedia?.("(max-width: 640px)").matches;
-    const stack = rowsFor(pageW, width()) >= (phone ? 3 : 2) ? "1" : "";
-    if (handEl.dataset.stack !== stack) handEl.dataset.stack = stack;
-    const cardW = parseFloat(getComputedStyle(handEl).getPropertyValue("--card-w")) || 60;
-    const rows = rowsFor(cardW, width());
-    const perRow = Math.ceil(Math.max(n, 1) / rows);
-    handEl.style.setProperty("--strips", String(Math.max(1, perRow - 1)));
-    handEl.dataset.rows = String(rows);
+    const apply = (stack) => {
+      if (handEl.dataset.stack !== stack) handEl.dataset.stack = stack;
+      const cardW = parseFloat(getComputedStyle(handEl).getPropertyValue("--card-w")) || 60;
+      const rows = rowsFor(cardW, width());
+      const perRow = Math.ceil(Math.max(n, 1) / rows);
+      handEl.style.setProperty("--strips", String(Math.max(1, perRow - 1)));
+      handEl.dataset.rows = String(rows);
+    };
+    const pageRows = rowsFor(pageW, width());
+    const either = phone && pageRows === 2; // whole rows or stacked, as they fit
+    if (!either) apply(pageRows >= (phone ? 3 : 2) ? "1" : "");
+    else if (!fit) apply(handEl.dataset.stack ?? "");
+    else {
+      apply(""); // laid out whole, then measured
+      if (!wholeRowsFit()) apply("1");
+    }
   }
 
-  const handResize = new ResizeObserver(() => layoutHand());
+  /** The last line under the controls ends on the screen with the page at its top, with room
+   * left for that line to take a second line (a refusal is longer than the help it replaces). */
+  function wholeRowsFit() {
+    const lines = [controls.parentElement, reasonEl.parentElement, whyEl].filter((el) => !el.hidden);
+    const bottom = Math.max(...lines.map((el) => el.getBoundingClientRect().bottom)) + window.scrollY;
+    return bottom + SECOND_LINE <= window.innerHeight;
+  }
+
+  const handResize = new ResizeObserver(() => layoutHand(true));
   handResize.observe(handEl);
+  const screenResized = () => layoutHand(true);
+  window.addEventListener("resize", screenResized);
 
   function renderHand() {
     const n = s.hand.length;
@@ -1186,6 +1211,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     unmount() {
       s.dead = true;
       handResize.disconnect();
+      window.removeEventListener("resize", screenResized);
       stopEngineWatch();
       clearInterval(clocks);
       clearInterval(waitingTimer);
