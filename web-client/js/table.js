@@ -872,7 +872,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     renderSheet();
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
     renderAuto();
-    layoutHand(true); // with everything else drawn: do two whole rows of cards still fit?
+    layoutHand(true); // with everything else drawn: do whole rows of cards still fit?
   }
 
   /** The 托管 button (托管 / 取消托管) and the tab's title when it is my turn. */
@@ -890,8 +890,8 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   /** On a narrow screen the hand is laid out in rows (css: a grid of strips and a last whole
    * card): as few rows as let every card show a strip of at least MIN_STRIP px. A hand that takes
    * more than one row (three on a phone) at the page's card size is stacked: rows drawn each over
-   * the one above it, so that only its cards' corners (rank and suit) show. On a phone, two rows
-   * of whole cards stay whole while the lines under the controls end on the screen, and are
+   * the one above it, so that only its cards' corners (rank and suit) show. On a phone, one or two
+   * rows of whole cards stay whole while the lines under the controls end on the screen, and are
    * stacked when they would not (a board with more on it, a shorter screen): that is measured
    * when `fit` is asked (a frame drawn, the screen resized), never as cards are selected, so the
    * hand does not change under the player's finger. */
@@ -914,7 +914,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       handEl.dataset.rows = String(rows);
     };
     const pageRows = rowsFor(pageW, width());
-    const either = phone && pageRows === 2; // whole rows or stacked, as they fit
+    const either = phone && pageRows <= 2; // whole rows or stacked, as they fit
     if (!either) apply(pageRows >= (phone ? 3 : 2) ? "1" : "");
     else if (!fit) apply(handEl.dataset.stack ?? "");
     else {
