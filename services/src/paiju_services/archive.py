@@ -23,13 +23,15 @@ the archive, and the next pass does what is left; every step is idempotent):
    them already — and read back through the readers' own path, and compared, message by message;
 3. only then is the subject purged, up to the last archived sequence (a later message, were there
    one, would stay);
-4. the directory entry gets ``retired_at`` (so readers and operators can tell), and the key is
+4. the table's own secrets are purged from their buckets (``drop_secrets``): its base seed and
+   its bots' seat tokens — nothing needs them once the match is over;
+5. the directory entry gets ``retired_at`` (so readers and operators can tell), and the key is
    purged from ``paiju_retiring``.
 
 A pass that finds the subject empty already (a pass interrupted after its purge) checks the
-archive holds the ended log and does steps 4. Two copies retiring one table at once both write
-the same object (the Object Store swaps it whole: a reader between them reads one or the other)
-and the second purge removes nothing.
+archive holds the ended log and does steps 4 and 5. Two copies retiring one table at once both
+write the same object (the Object Store swaps it whole: a reader between them reads one or the
+other) and the second purge removes nothing.
 
 **An old stream** made with ``deny_purge`` (before retirement) cannot be purged, and nats-server
 2.15 refuses to turn ``deny_purge`` off on an existing stream (``stream configuration update can
@@ -220,6 +222,7 @@ class Retirement:
             if not ended(msgs):  # neither in the stream nor archived whole: never purge it
                 log(logger, "retirement: no ended log", logging.ERROR, table=table_id)
                 return False
+        await self.drop_secrets(table_id)
         await self._mark(table_id)
         await self.forget(table_id)
         log(
@@ -260,6 +263,21 @@ class Retirement:
         except ArchiveError as exc:
             log(logger, "archive written again", logging.WARNING, table=table_id, error=str(exc))
             return False
+
+    async def drop_secrets(self, table_id: str) -> None:
+        """The table's own secrets leave their buckets, leaving no marker (step 4): its base seed
+        (each hand's seed, an HMAC of it, is in the log since that hand ended; a hand cut short
+        by an abandonment was never scored) and its bots' seat tokens (it takes no command). Its
+        humans' view keys stay: a rematch keeps their tokens, so a key is not the table's own."""
+        purges = [
+            (subjects.SECRETS_BUCKET, table_id),
+            (subjects.BOT_TOKENS_BUCKET, f"{table_id}.*"),
+        ]
+        for bucket, key in purges:
+            try:
+                await self.store.js.purge_stream(f"KV_{bucket}", subject=f"$KV.{bucket}.{key}")
+            except (nats.errors.Error, TimeoutError) as exc:
+                raise StoreError(f"drop the secrets of {table_id}: {exc!r}") from exc
 
     async def _mark(self, table_id: str) -> None:
         """``retired_at`` in the table's directory entry (a compare-and-set, read again on a
