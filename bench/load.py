@@ -117,6 +117,7 @@ class System:
             f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = [{json.dumps(str(conf))}]\n\n'
             "[settings]\nreplicas = 1\nbot_delay = 0.0\nhttp_rate = 100000.0\n"
             "http_burst = 100000\nframe_rate = 1000.0\nframe_burst = 1000\n"
+            "ws_rate = 100000.0\nws_burst = 100000\n"  # every socket comes from one address
             + "".join(f"{line}\n" for line in settings)
             + "\n"
             + processes

@@ -1,10 +1,13 @@
 """Bad input over HTTP and over the WebSocket: each gets a clear error (a stable code and a message
-in Chinese and English) and the table's log stays exactly as it was."""
+in Chinese and English) and the table's log stays exactly as it was. Floods of requests, frames
+and sockets are refused past their rate limits."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,7 +15,8 @@ import nats
 import pytest
 import websockets
 
-from integration.harness import Socket, Stack, join, new_table, owner, raw_log
+from integration.harness import Socket, Stack, free_port, join, new_table, owner, raw_log
+from integration.test_metrics import scrape
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.messages import SeatCommand
@@ -615,3 +619,49 @@ async def test_a_socket_on_no_such_table_is_told_so_and_closed(stack: Stack, tab
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await asyncio.wait_for(conn.recv(), 10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Stack, int]]:
+    """A stack of its own, whose gateway lets one address open 3 sockets at once, then one every
+    4 s; and its metrics port."""
+    stack = Stack(Path(tmp_path_factory.mktemp("strict")))
+    port = free_port()
+    stack.start_nats()
+    try:
+        stack.start("tables")
+        limits = ("--ws-rate", str(1 / SOCKET_EVERY), "--ws-burst", "3")
+        stack.start("gateway", *limits, "--metrics-port", str(port))
+    except Exception:
+        stack.stop()
+        raise
+    yield stack, port
+    stack.stop()
+
+
+SOCKET_EVERY = 4.0  # seconds: the strict gateway's refill of one socket
+
+
+async def test_a_flood_of_sockets_from_one_address_is_refused_before_it_watches_anything(
+    strict: tuple[Stack, int],
+) -> None:
+    """Past its burst (3 here) an address's new socket gets ``rate_limited`` and is closed with
+    1013 (try again later) before it watches the table: no welcome, no view. The sockets it holds
+    are served as before, the refusal is counted, and once the bucket refills it is let in."""
+    stack, port = strict
+    async with httpx.AsyncClient(base_url=stack.http, timeout=20.0) as http:
+        table = await new_table(http, game="guanpai", players=3)
+    held = [await Socket.open(stack.ws, table) for _ in range(3)]
+    async with websockets.connect(f"{stack.ws}/ws/tables/{table}") as conn:
+        frame = json.loads(await asyncio.wait_for(conn.recv(), 10))
+        assert frame["type"] == "error" and frame["code"] == "rate_limited", frame
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(conn.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    assert scrape(port)['paiju_rate_limited_total{what="socket"}'] == 1
+    await held[0].send({"type": "ping", "nonce": 7})
+    assert (await held[0].expect("pong"))["nonce"] == 7
+    await asyncio.sleep(SOCKET_EVERY + 0.2)
+    again = await Socket.open(stack.ws, table)  # its welcome and its view
+    for sock in [*held, again]:
+        await sock.close()

@@ -60,6 +60,10 @@ class Settings(msgspec.Struct, kw_only=True):
     frame_burst: int = 40  # and in a burst
     http_rate: float = 50.0  # API requests a second a client address may send (sustained)
     http_burst: int = 100  # and in a burst
+    # WebSocket connections a second a client address may open (sustained), and in a burst: a
+    # socket starts a table's feed and asks the table service for a view
+    ws_rate: float = 10.0
+    ws_burst: int = 100
     max_watchers: int = 200  # WebSocket connections per table per gateway copy
     feed_idle_close: float = (
         30.0  # seconds a feed outlives its last watcher (a reconnect reuses it)

@@ -54,6 +54,11 @@ VIEWS_OUT = Counter(
 # --- gateway ---------------------------------------------------------------------------------------
 SOCKETS = Gauge("paiju_sockets", "Open WebSockets")
 FEEDS = Gauge("paiju_live_feeds", "Tables this gateway copy watches (live feeds)")
+RATE_LIMITED = Counter(
+    "paiju_rate_limited",
+    "Refused over a rate limit: API requests (http), frames (frame), sockets opened (socket)",
+    ["what"],
+)
 FRAMES_OUT = Counter("paiju_frames_out", "Frames queued to WebSockets")
 BYTES_OUT = Counter("paiju_frame_bytes_out", "Bytes of the frames queued to WebSockets")
 FRAME_ENCODINGS = Counter(

@@ -27,7 +27,7 @@ from paiju_services.errors import ErrorBody, ServiceError, error_body, http_stat
 from paiju_services.gateway import controllers, static
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.gzip import gzip_api
-from paiju_services.gateway.limits import http_rate_limit
+from paiju_services.gateway.limits import PerClient, http_rate_limit
 from paiju_services.gateway.ws import table_socket
 from paiju_services.logs import log
 from paiju_services.runner import close
@@ -179,7 +179,7 @@ def create_app(settings: Settings) -> Litestar:
 def _state(settings: Settings) -> Any:
     from litestar.datastructures import State
 
-    return State({"settings": settings})
+    return State({"settings": settings, "openings": PerClient(settings.ws_rate, settings.ws_burst)})
 
 
 @get("/", include_in_schema=False, media_type="text/html")

@@ -1,5 +1,7 @@
-"""Rate limits: a token bucket per WebSocket (frames a second) and per HTTP client (API requests a
-second). A client over its limit gets ``rate_limited`` (429) and nothing it sent is acted on."""
+"""Rate limits: token buckets per WebSocket (frames a second) and per client address (API requests
+a second, WebSocket connections opened a second). A client over its limit gets ``rate_limited``
+(429 over HTTP; on a socket, an error frame, and a new socket is closed with 1013 before it
+watches anything) and nothing it sent is acted on."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from litestar.enums import ScopeType
 from litestar.exceptions import HTTPException
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from paiju_services import metrics
 from paiju_services.config import Settings
 
 API_PREFIX = "/api/"  # static files (the client, Pyodide, the wheel) are not limited
@@ -36,25 +39,40 @@ class RateLimit:
         return True
 
 
+class PerClient:
+    """A token bucket per client address; the least recently seen address is forgotten first,
+    past ``MAX_CLIENTS`` (its next request starts with a full bucket)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        bucket = self.buckets.pop(address, None) or RateLimit(self.rate, self.burst)
+        self.buckets[address] = bucket
+        if len(self.buckets) > MAX_CLIENTS:
+            self.buckets.popitem(last=False)
+        return bucket.allow()
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "?"
+
+
 def http_rate_limit(settings: Settings) -> Callable[[ASGIApp], ASGIApp]:
     """Middleware: ``settings.http_rate`` API requests a second per client address, bursts of
     ``settings.http_burst``."""
 
     def factory(app: ASGIApp) -> ASGIApp:
-        buckets: OrderedDict[str, RateLimit] = OrderedDict()
+        clients = PerClient(settings.http_rate, settings.http_burst)
 
         async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope["type"] == ScopeType.HTTP and scope["path"].startswith(API_PREFIX):
-                client = scope.get("client")
-                address = client[0] if client else "?"
-                bucket = buckets.pop(address, None) or RateLimit(
-                    settings.http_rate, settings.http_burst
-                )
-                buckets[address] = bucket
-                if len(buckets) > MAX_CLIENTS:
-                    buckets.popitem(last=False)
-                if not bucket.allow():
-                    raise HTTPException(status_code=429)
+            api = scope["type"] == ScopeType.HTTP and scope["path"].startswith(API_PREFIX)
+            if api and not clients.allow(client_address(scope)):
+                metrics.RATE_LIMITED.labels("http").inc()
+                raise HTTPException(status_code=429)
             await app(scope, receive, send)
 
         return middleware

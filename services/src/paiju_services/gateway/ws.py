@@ -27,7 +27,7 @@ from paiju_services import metrics
 from paiju_services.errors import RemoteError, ServiceError, error_body, short
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.feeds import TableFeed, Watcher
-from paiju_services.gateway.limits import RateLimit
+from paiju_services.gateway.limits import PerClient, RateLimit, client_address
 from paiju_services.gateway.schemas import (
     CLIENT_TAGS,
     Ack,
@@ -87,6 +87,12 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
     backend: Backend = socket.app.state.backend
     settings = backend.settings
     await socket.accept()
+    openings: PerClient = socket.app.state.openings
+    if not openings.allow(client_address(socket.scope)):  # before the socket watches anything
+        metrics.RATE_LIMITED.labels("socket").inc()
+        await socket.send_text(error_frame(ServiceError("rate_limited")).decode())
+        await socket.close(code=1013)  # try again later
+        return
     try:
         feed = await backend.feed(table_id)
     except Exception as exc:  # said to the client as what it is (not found, unavailable ...)
@@ -125,6 +131,7 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
                 watcher.push(error_frame(refusal))
                 continue
             if not limiter.allow():  # refused; a command's error names it, to unlock its controls
+                metrics.RATE_LIMITED.labels("frame").inc()
                 command_id = frame.id if isinstance(frame, SendCommand) else None
                 watcher.push(error_frame(ServiceError("rate_limited"), command_id))
                 continue
