@@ -67,3 +67,16 @@ def test_uvicorn_s_lines_about_each_websocket_are_left_out_and_its_others_kept(
     ]
     logs.setup("gateway", "gateway-1")  # set up twice (a test, a restart): one filter
     assert uvicorn.filters.count(logs.per_socket) == 1
+
+
+def test_a_line_that_repeats_is_said_once_a_period_with_how_many_times(stderr: Lines) -> None:
+    """Through a rolling upgrade every views message may be unreadable: one line a period, not
+    one per message, and the next one counts what the period held."""
+    sparing = logs.Sparing(logging.getLogger("paiju.gateway.backend"), "views message dropped")
+    for _ in range(5):
+        sparing.log(error="not a views message")
+    [first] = stderr.read_lines()
+    assert (first["msg"], first["times"], first["level"]) == ("views message dropped", 1, "warning")
+    sparing.said -= sparing.every  # a period later
+    sparing.log(error="not a views message")
+    assert [line["times"] for line in stderr.read_lines()] == [1, 5]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import sys
+import time
 from typing import Any
 
 import msgspec
@@ -72,3 +73,21 @@ def setup(service: str, instance: str, level: str = "INFO") -> None:
 def log(logger: logging.Logger, msg: str, level: int = logging.INFO, **fields: Any) -> None:
     if logger.isEnabledFor(level):
         logger.log(level, msg, extra={_FIELDS: fields})
+
+
+class Sparing:
+    """A line that may repeat many times a second (one per message of a kind this process cannot
+    read, through a rolling upgrade): said at most once per ``every`` seconds, with how many times
+    it happened since it was last said (``times``)."""
+
+    def __init__(self, logger: logging.Logger, msg: str, every: float = 60.0) -> None:
+        self.logger, self.msg, self.every = logger, msg, every
+        self.count = 0
+        self.said = -float("inf")
+
+    def log(self, level: int = logging.WARNING, **fields: Any) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if now - self.said >= self.every:
+            log(self.logger, self.msg, level, times=self.count, **fields)
+            self.count, self.said = 0, now

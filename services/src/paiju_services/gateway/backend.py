@@ -43,7 +43,7 @@ from paiju_services.gateway.schemas import (
     StateOut,
     TableOut,
 )
-from paiju_services.logs import log
+from paiju_services.logs import Sparing, log
 from paiju_services.messages import (
     AddBots,
     Archived,
@@ -97,6 +97,8 @@ class Backend:
         self.tables_kv = tables_kv
         # the lobby's listings (gateway/directory.py)
         self.directory = Directory(tables_kv, settings.history_size)
+        # views messages in a format this copy cannot read (a table service of another version)
+        self.unreadable_views = Sparing(logger, "views message dropped")
         self.finished = LRU(
             settings.max_log_cache, settings.cache_bytes
         )  # finished tables never change
@@ -389,7 +391,7 @@ class Backend:
             try:
                 index, event, parts = views.unpack(msg.data)
             except ValueError as exc:  # not the table service's: dropped, the feed asks later
-                log(logger, "views message dropped", logging.WARNING, error=str(exc))
+                self.unreadable_views.log(error=str(exc))
                 return
             feed.view(index, event, parts)
 
