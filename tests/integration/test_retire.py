@@ -2,11 +2,12 @@
 finished for ``retire_after`` seconds leaves the event stream for the archive, and every reader
 keeps reading it as before — the exported log is the same bytes and audits sound, ``/state?at=N``,
 the hands and the replay's log answer the same — while its subject holds no message any more,
-and its base seed and its bots' seat tokens are gone from their buckets. A live table is never
-retired; a retirement interrupted between the archive and the purge is finished by the next pass;
-a create retried with the same request id after the retirement begins no second log. Only the
-table service may purge or write the archive; the gateway reads it (the bots service reads no log
-at all). A stream made before retirement (``deny_purge``) is left alone, said once."""
+and its secrets (its base seed, its seats' view keys, its bots' seat tokens) are gone from their
+buckets. A live table is never retired; a retirement interrupted between the archive and the
+purge is finished by the next pass; a create retried with the same request id after the
+retirement begins no second log. Only the table service may purge or write the archive; the
+gateway reads it (the bots service reads no log at all). A stream made before retirement
+(``deny_purge``) is left alone, said once."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from nats.js.api import StorageType, StreamConfig
 
 from integration import harness
 from paiju.log import audit
-from paiju_services import access, subjects
+from paiju_services import access, subjects, views
 from paiju_services.config import Settings
 from paiju_services.messages import TableMeta, encoder
 from paiju_services.store import (
@@ -92,18 +93,19 @@ def bot_table(stack: Stack, request_id: str | None = None) -> str:
     return table
 
 
-async def secrets_held(operator: Client, table_id: str) -> tuple[int, int]:
-    """The messages the buckets hold of the table's own secrets: its base seed, its bots' seat
-    tokens (a purge marker counts too)."""
+async def secrets_held(operator: Client, table_id: str) -> tuple[int, int, int]:
+    """The messages the buckets hold of the table's secrets: its base seed, its seats' view keys,
+    its bots' seat tokens (a purge marker counts too)."""
     js = operator.jetstream()
     counts = []
     for bucket, key in (
         (subjects.SECRETS_BUCKET, table_id),
+        (subjects.SECRETS_BUCKET, views.key_name(table_id, "*")),
         (subjects.BOT_TOKENS_BUCKET, f"{table_id}.*"),
     ):
         info = await js.stream_info(f"KV_{bucket}", subjects_filter=f"$KV.{bucket}.{key}")
         counts.append(sum((info.state.subjects or {}).values()))
-    return counts[0], counts[1]
+    return counts[0], counts[1], counts[2]
 
 
 async def entry(operator: Client, table_id: str) -> TableMeta:
@@ -197,15 +199,15 @@ async def test_a_finished_table_is_retired_and_reads_the_same(system: Stack) -> 
             before[table] = reads(system, table)
             assert (await entry(operator, table)).retired_at is None  # read while still hot
             assert table in await pending(operator)
-            # its base seed, and its three bots' seat tokens
-            assert await secrets_held(operator, table) == (1, 3)
+            # its base seed, its three seats' view keys, its three bots' seat tokens
+            assert await secrets_held(operator, table) == (1, 3, 3)
 
         for table in tables:
             meta = await retired(operator, table)
             assert meta.status == "finished" and meta.retired_at is not None
             assert meta.finished_at is not None and meta.retired_at >= meta.finished_at
             assert await subject_empty(operator, table)
-            assert await secrets_held(operator, table) == (0, 0)  # not even a purge marker
+            assert await secrets_held(operator, table) == (0, 0, 0)  # not even a purge marker
             # the archive holds the messages exactly as the stream held them
             assert await stock_archive(operator, table) == stored[table]
             assert await store.read(table) == stored[table]

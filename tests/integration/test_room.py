@@ -6,6 +6,7 @@ results of a table, and the searchable, paged history of finished tables."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import uuid
 from typing import Any
@@ -26,7 +27,7 @@ from integration.harness import (
 from paiju.games.guanpai import GAME
 from paiju.log import audit, decode_event, describe, event_lines
 from paiju.protocol import Event
-from paiju_services import subjects
+from paiju_services import subjects, views
 
 
 def report_events(jsonl: str) -> list[Event]:
@@ -318,6 +319,16 @@ async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pres
     assert all(r.status_code == 200 and r.json()["table"] == new for r in both)
     assert both[0].json()["waiting"] == []
     await wait_status(http, new, "playing")
+    # each press kept its seat's view key for the new table (the old table's go when it retires)
+    nc = await nats.connect(stack.nats_url)
+    try:
+        secrets = await nc.jetstream().key_value(subjects.SECRETS_BUCKET)
+        for tok in (ann, bob):
+            digest = hashlib.sha256(tok.encode()).hexdigest()
+            kept = await secrets.get(views.key_name(new, digest))
+            assert kept.value == views.view_key(tok).hex().encode()
+    finally:
+        await nc.close()
     # the old tokens are the new table's seats: both play the new match to its end
     socks = [await Socket.open(stack.ws, new, tok) for tok in (ann, bob)]
     assert [s.frames[-2]["seat"] for s in socks] == [0, 1]

@@ -23,8 +23,8 @@ the archive, and the next pass does what is left; every step is idempotent):
    them already — and read back through the readers' own path, and compared, message by message;
 3. only then is the subject purged, up to the last archived sequence (a later message, were there
    one, would stay);
-4. the table's own secrets are purged from their buckets (``drop_secrets``): its base seed and
-   its bots' seat tokens — nothing needs them once the match is over;
+4. the table's secrets are purged from their buckets (``drop_secrets``): its base seed, its seats'
+   view keys and its bots' seat tokens — nothing needs them once the match is over;
 5. the directory entry gets ``retired_at`` (so readers and operators can tell), and the key is
    purged from ``paiju_retiring``.
 
@@ -52,7 +52,7 @@ import nats.errors
 import nats.js.errors
 from nats.js.kv import KeyValue
 
-from paiju_services import subjects
+from paiju_services import subjects, views
 from paiju_services.config import Settings
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta, encoder
@@ -265,12 +265,14 @@ class Retirement:
             return False
 
     async def drop_secrets(self, table_id: str) -> None:
-        """The table's own secrets leave their buckets, leaving no marker (step 4): its base seed
+        """The table's secrets leave their buckets, leaving no marker (step 4): its base seed
         (each hand's seed, an HMAC of it, is in the log since that hand ended; a hand cut short
-        by an abandonment was never scored) and its bots' seat tokens (it takes no command). Its
-        humans' view keys stay: a rematch keeps their tokens, so a key is not the table's own."""
+        by an abandonment was never scored), its seats' view keys (none of its views is sent
+        again; a rematch has its own, written as its players press) and its bots' seat tokens
+        (it takes no command)."""
         purges = [
             (subjects.SECRETS_BUCKET, table_id),
+            (subjects.SECRETS_BUCKET, views.key_name(table_id, "*")),
             (subjects.BOT_TOKENS_BUCKET, f"{table_id}.*"),
         ]
         for bucket, key in purges:

@@ -6,7 +6,8 @@ forwards them and holds no hidden card it could read without the seat's token.
 ``paiju.views.<table>`` that holds every audience's view: the spectators' (``watch``), in clear
 (it is public), and each human seat's (``s<N>``), **sealed** (AES-256-GCM) with the seat's view
 key, ``view_key(token)`` — a hash of the seat's token. The table service keeps each key in the
-secrets bucket (``view.<sha256 of the token>``, written when the token is issued); the gateway
+secrets bucket (``view.<table>.<sha256 of the token>``, written when the token is issued or
+carried into a rematch, dropped when the table is retired); the gateway
 derives it from the token a socket says hello with. So a process holding the gateway's NATS
 credentials reads every view and still sees no card but the public ones: a seat's view opens only
 with that seat's token, which reaches the gateway only from the seat's own player. A bot's seat
@@ -42,7 +43,9 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 VIEWS_PREFIX = "paiju.views"
 VIEWS_ALL = f"{VIEWS_PREFIX}.>"
 WATCH = "watch"
-KEY_PREFIX = "view."  # secrets bucket: view.<sha256 of a seat token> → the seat's view key (hex)
+# secrets bucket: view.<table>.<sha256 of a seat token> → the seat's view key (hex); a key written
+# before keys were named by their table is view.<sha256 of the token>
+KEY_PREFIX = "view."
 NONCE_BYTES = 12
 MAX_FILL = 64  # missed versions a reader is sent one by one; beyond, the latest view alone
 
@@ -132,7 +135,12 @@ def view_key(token: str) -> bytes:
     return hashlib.sha256(b"paiju view key\x00" + token.encode()).digest()
 
 
-def key_name(token_sha256: str) -> str:
+def key_name(table_id: str, token_sha256: str) -> str:
+    return f"{KEY_PREFIX}{table_id}.{token_sha256}"
+
+
+def legacy_key_name(token_sha256: str) -> str:
+    """The name a key had before keys were named by their table (still read, never written)."""
     return KEY_PREFIX + token_sha256
 
 

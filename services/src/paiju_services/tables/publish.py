@@ -2,10 +2,12 @@
 view (sealed with its view key) and the spectators' view, all in one message per event, on core
 NATS; and the answer to a reader that asks for an audience's view now.
 
-A seat's view key is kept in the secrets bucket under ``view.<sha256 of its token>`` when the
-token is issued (``remember``): the directory holds the token's hash, so any copy finds the key of
-any seat. A seat with no key (a token issued before views were published) gets no pushed view;
-its reader asks (``answer``), with the token, and opens the answer with the key it derives.
+A seat's view key is kept in the secrets bucket under ``view.<table>.<sha256 of its token>`` when
+the token is issued, and again for the rematch table when its player presses 再来一局 with it
+(``remember``): the directory holds the token's hash, so any copy finds the key of any seat, and
+the retirement drops the table's keys with its other secrets. A seat with no key (a token issued
+before views were published) gets no pushed view; its reader asks (``answer``), with the token,
+and opens the answer with the key it derives.
 
 The deadline in a view is the turn clock's (``tables.clock.pending``), counted from when the
 table's current wait began: the time this copy appended the last event that is not ``QUIET``, or,
@@ -49,11 +51,12 @@ class Publisher:
 
     # --- view keys -----------------------------------------------------------------------------
 
-    async def remember(self, token: str) -> None:
-        """Keep the view key of a token just issued (a retry writes the same value)."""
+    async def remember(self, table_id: str, token: str) -> None:
+        """Keep the view key of a token that holds a seat at the table (a retry writes the same
+        value)."""
         digest = hashlib.sha256(token.encode()).hexdigest()
         key = views.view_key(token)
-        await self.service.secrets_kv.put(views.key_name(digest), key.hex().encode())
+        await self.service.secrets_kv.put(views.key_name(table_id, digest), key.hex().encode())
         self._keep(digest, key)
 
     def _keep(self, digest: str, key: bytes) -> None:
@@ -62,15 +65,17 @@ class Publisher:
         while len(self.keys) > MAX_KEYS:
             self.keys.popitem(last=False)
 
-    async def _key(self, digest: str) -> bytes | None:
-        key = self.keys.get(digest)
+    async def _key(self, table_id: str, digest: str) -> bytes | None:
+        key = self.keys.get(digest)  # the same for every table its token holds a seat at
         if key is None:
-            try:
-                entry = await self.service.secrets_kv.get(views.key_name(digest))
-            except nats.js.errors.KeyNotFoundError:
-                return None
-            key = bytes.fromhex((entry.value or b"").decode())
-            self._keep(digest, key)
+            for name in (views.key_name(table_id, digest), views.legacy_key_name(digest)):
+                try:
+                    entry = await self.service.secrets_kv.get(name)
+                except nats.js.errors.KeyNotFoundError:
+                    continue
+                key = bytes.fromhex((entry.value or b"").decode())
+                self._keep(digest, key)
+                break
         return key
 
     # --- pushing -------------------------------------------------------------------------------
@@ -96,7 +101,7 @@ class Publisher:
         entry = self.service.metas.get(table_id)
         meta = entry.meta if entry is not None else (await self.service._meta(table_id)).meta
         seats = [
-            (seat, await self._key(s.token_sha256))
+            (seat, await self._key(table_id, s.token_sha256))
             for seat, s in enumerate(meta.seats)
             if s.kind == "human" and s.token_sha256
         ]

@@ -527,7 +527,7 @@ class TableService:
             self.metas[table_id] = entry
             log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
             break
-        await self.views.remember(token)  # the key of the seat's views (a retry: the same)
+        await self.views.remember(table_id, token)  # its views' key (a retry: the same)
         async with self._lock(table_id):
             if req.seed is not None:
                 seed = req.seed
@@ -715,6 +715,7 @@ class TableService:
                 if exc.code not in ("seat_taken", "table_full"):
                     raise
         waiting = await self._press(new_id, seat, digest, old.meta.seats[seat].name)
+        await self.views.remember(new_id, req.token)  # the seat's views there, before the deal
         async with self._lock(new_id):
             await self._steps(new_id)  # the deal, once nobody waits
         return RematchStarted(table=new_id, seat=seat, waiting=waiting)
