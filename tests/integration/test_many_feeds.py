@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import nats
+import pytest
 
 from integration.harness import Socket, Stack, new_table, owner, start_stack
 from integration.test_cluster import assert_every_index_once, watch_to_the_end
@@ -60,11 +61,16 @@ async def test_a_gateway_watches_many_tables_with_no_consumer_per_table(
 WATCHED = 2_001  # beyond the 1,000 consumers a stream allows by default (the 999 of before)
 
 
-async def test_a_gateway_watches_more_than_two_thousand_tables(tmp_path: Path) -> None:
+async def test_a_gateway_watches_more_than_two_thousand_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """One gateway copy watches more than two thousand tables at once (a stack of its own, so that
     the lobby of the other tests is not flooded): every socket gets its table's state, no
     consumer of the event stream is made for any, and a table played by bots among them is seen
-    to its end, every index once."""
+    to its end, every index once. (Every socket comes from this one address: the gateway's limit
+    of sockets opened per address is lifted.)"""
+    monkeypatch.setenv("PAIJU_WS_RATE", "100000")
+    monkeypatch.setenv("PAIJU_WS_BURST", str(10 * WATCHED))
     stack = start_stack(tmp_path, bots=True)
     nc = await nats.connect(stack.nats_url)
     try:
