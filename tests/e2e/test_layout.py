@@ -287,6 +287,16 @@ def test_a_phone_keeps_two_rows_of_whole_cards_while_they_fit_and_stacks_them_wh
     page.wait_for_function("document.querySelector('#hand').dataset.stack === '1'")
     check_fits(page, artifacts, "guanpai-boke-two-rows", problems, short)
     assert not problems, "\n".join(problems)
+    # measuring lays the hand out whole, then stacked again: a selected card does not move
+    page.set_viewport_size({"width": 390, "height": 680})
+    page.wait_for_function("document.querySelector('#hand').dataset.stack === '1'")
+    page.locator("#hand .card").last.click()
+    page.wait_for_selector("#hand .card.selected")
+    page.wait_for_timeout(300)  # the lift's own transition has ended
+    moving = """() => { window.dispatchEvent(new Event('resize'));
+        return document.getAnimations().filter((a) => a.effect?.target?.closest?.('#hand')).length; }"""
+    assert page.evaluate(moving) == 0
+    page.locator("#clear").click()
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_function("document.querySelector('#hand').dataset.stack === ''")
     assert page.evaluate(HAND_LAYOUT) == ["", "2"]
