@@ -254,7 +254,14 @@ export function installKeys({ page, mySlot, ctx, state }) {
     const before = heard;
     heard = view;
     const c = ctx();
-    if (before && before.hand_no === view.hand_no) {
+    if (!before || before.hand_no !== view.hand_no) {
+      // a page opened, or a hand whose first view drawn came after its first plays (a frame is
+      // skipped when a newer one arrives during its engine work): what is on the table is told
+      (view.actions ?? []).forEach((action, seat) => {
+        if (seat === s.seat || !Array.isArray(action)) return;
+        say(action.length ? played(c, view, seat, action) : t("a11yPassed", { name: seatName(c, seat) }));
+      });
+    } else {
       const told = new Set();
       (view.actions ?? []).forEach((action, seat) => {
         if (seat === s.seat || !Array.isArray(action)) return;
