@@ -254,24 +254,20 @@ export function installKeys({ page, mySlot, ctx, state }) {
     const before = heard;
     heard = view;
     const c = ctx();
-    if (!before || before.hand_no !== view.hand_no) {
-      // a page opened, or a hand whose first view drawn came after its first plays (a frame is
-      // skipped when a newer one arrives during its engine work): what is on the table is told
-      (view.actions ?? []).forEach((action, seat) => {
-        if (seat === s.seat || !Array.isArray(action)) return;
-        say(action.length ? played(c, view, seat, action) : t("a11yPassed", { name: seatName(c, seat) }));
-      });
-    } else {
-      const told = new Set();
-      (view.actions ?? []).forEach((action, seat) => {
-        if (seat === s.seat || !Array.isArray(action)) return;
-        const was = before.actions?.[seat];
-        const fell = (before.counts?.[seat] ?? 0) - (view.counts?.[seat] ?? 0);
-        if (action.length && fell > 0) say(played(c, view, seat, action));
-        else if (!action.length && !(Array.isArray(was) && was.length === 0)) say(t("a11yPassed", { name: seatName(c, seat) }));
-        else return;
-        told.add(seat);
-      });
+    // a page opened, or a hand whose first view drawn came after its first plays (a frame is
+    // skipped when a newer one arrives during its engine work): what is on the table is told
+    const fresh = !before || before.hand_no !== view.hand_no;
+    const told = new Set();
+    (view.actions ?? []).forEach((action, seat) => {
+      if (seat === s.seat || !Array.isArray(action)) return;
+      const was = before?.actions?.[seat];
+      const fell = (before?.counts?.[seat] ?? 0) - (view.counts?.[seat] ?? 0);
+      if (action.length && (fresh || fell > 0)) say(played(c, view, seat, action));
+      else if (!action.length && (fresh || !(Array.isArray(was) && was.length === 0))) say(t("a11yPassed", { name: seatName(c, seat) }));
+      else return;
+      told.add(seat);
+    });
+    if (!fresh) {
       // the seat that was to move passed when its turn went on and it kept its cards: a pass that
       // ended the round (the table is cleared by the same event, so no [] shows it), or a second
       // pass in the round (its [] on the table did not change)
