@@ -292,6 +292,9 @@ class _ViewHead(msgspec.Struct):
 
     turn: Any = None
     phase: Any = None
+    hand_no: int = 0
+    ready: list[int] = []  # the seats that pressed 继续 since the last hand ended
+    last_hand: Any = None  # decoded only between hands (null in play)
 
 
 class _Frame(msgspec.Struct):
@@ -371,6 +374,13 @@ class Load:
                     self.stats.error("socket_lost")
                 await asyncio.sleep(0.05 + 0.1 * self.rng.random())
 
+    @staticmethod
+    def continues(view: _ViewHead, seat: int, continued: int) -> bool:
+        """Whether the seat presses 继续 now: a hand of the match has ended, the next is not
+        dealt (the web client's sheet), and the seat has not pressed it for this hand."""
+        between = view.last_hand is not None and view.phase in ("reveal", "commit", "seeding")
+        return between and seat not in view.ready and continued != view.hand_no
+
     async def play_socket(
         self,
         slot: Table,
@@ -381,6 +391,7 @@ class Load:
     ) -> None:
         engine: Any = None
         sent: dict[str, float] = {}
+        continued = [-1]  # the hand this seat last pressed 继续 after
         table_id = slot.id
         base = self.ws_bases[(int(table_id, 16) + seat["seat"]) % len(self.ws_bases)]
         async with websockets.connect(base + seat["ws"], max_size=None) as ws:
@@ -414,6 +425,16 @@ class Load:
                         self.stats.latencies.append(now - started)
                     del sent[command_id]
                 view = frame.view
+                if (
+                    frame.settled
+                    and view is not None
+                    and self.continues(view, seat["seat"], continued[0])
+                ):
+                    continued[0] = view.hand_no  # 继续, once a hand, as a player presses it
+                    press = {"type": "continue", "seat": seat["seat"]}
+                    command = {"type": "command", "id": f"l{next(self.ids)}", "command": press}
+                    await ws.send(_encode(command).decode())
+                    continue
                 if not frame.settled or view is None or view.turn != seat["seat"]:
                     continue
                 if frame.index <= acted[0]:

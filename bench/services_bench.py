@@ -14,6 +14,10 @@ The runs (targets from the load issue):
   share it has of a player's moves);
 - a restart with 1,000 live tables, all reconnecting at once: at least 10,000 events/s rebuilt
   (every service killed -9 after the run's window, which plays 1,000 tables at 0.5 move/s each).
+
+Beside the two closed-loop figures, the floor of the same run (bench/floor.py): the moves a
+second the same processes carry when they only pass each move along, no game — what no version
+of the product on this machine could exceed.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 LOAD = BENCH_DIR / "load.py"
+FLOOR = BENCH_DIR / "floor.py"
+FLOOR_REPEATS = 3
 
 
 @dataclass(frozen=True)
@@ -107,15 +113,30 @@ def median_run(key: str, outs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def load(run: Run) -> dict[str, Any]:
+    return json_run(run.name, [str(LOAD), *run.args, "--raw", "3"])
+
+
+def floor(key: str) -> dict[str, Any]:
+    """The median of the floor's runs for a closed-loop run (bench/floor.py, the same tables
+    and copies)."""
+    args = RUNS[key].args
+    copies = args[args.index("--copies") + 1] if "--copies" in args else "1"
+    runs = [
+        json_run(
+            f"the floor of {RUNS[key].name}", [str(FLOOR), "--tables", "100", "--copies", copies]
+        )
+        for _ in range(FLOOR_REPEATS)
+    ]
+    return sorted(runs, key=lambda out: float(out["moves_per_s"]))[(FLOOR_REPEATS - 1) // 2]
+
+
+def json_run(name: str, argv: list[str]) -> dict[str, Any]:
     proc = subprocess.run(
-        [sys.executable, str(LOAD), *run.args, "--raw", "3", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=900,
+        [sys.executable, *argv, "--json"], capture_output=True, text=True, timeout=900
     )
     lines = proc.stdout.strip().splitlines()
     if not lines:
-        raise RuntimeError(f"{run.name}: the load tool printed nothing:\n{proc.stderr[-2000:]}")
+        raise RuntimeError(f"{name}: the tool printed nothing:\n{proc.stderr[-2000:]}")
     out: dict[str, Any] = json.loads(lines[-1])
     return out
 
@@ -158,6 +179,16 @@ def services_section(bench: Any) -> list[Any]:
                 f"Services, {run.name}: the median of {run.repeats} runs ({figures})."
             )
     bench.facts["services"] = outs
+    floors = {}
+    for key in ("closed", "copies"):
+        log(f"services: the floor of {RUNS[key].name} ({FLOOR_REPEATS} runs)")
+        floors[key] = floor(key)
+        cores = ", ".join(f"{name} {used:.2f}" for name, used in floors[key]["cpu_cores"].items())
+        bench.notes.append(
+            f"Services, the floor of {RUNS[key].name} (bench/floor.py, the median of"
+            f" {FLOOR_REPEATS}): {floors[key]['moves_per_s']:,.0f} moves/s; CPU (cores): {cores}."
+        )
+    bench.facts["services_floor"] = floors
 
     def latency(key: str, which: str) -> float | None:
         value = (outs[key].get("latency_s") or {}).get(which)
@@ -165,7 +196,10 @@ def services_section(bench: Any) -> list[Any]:
 
     def raw(key: str) -> str:
         value = outs[key].get("raw_acks_per_s")
-        return f"raw JetStream same run {value:,.0f} acks/s" if value else "raw JetStream —"
+        same = f"raw JetStream same run {value:,.0f} acks/s" if value else "raw JetStream —"
+        if key in floors:  # what the same processes carry with no game
+            same += f"; floor, no game: {floors[key]['moves_per_s']:,.0f} moves/s"
+        return same
 
     p50, p99, many = latency("one", "p50"), latency("paced", "p99"), latency("many", "p99")
     closed, copies = outs["closed"]["moves_per_s"], outs["copies"]["moves_per_s"]

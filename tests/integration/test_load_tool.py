@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 from paiju_services.config import REPO
 
@@ -35,3 +36,33 @@ def test_the_load_tool_plays_measures_and_times_a_restart() -> None:
     assert restart["tables"] == 3 and restart["tables_back"] == 3
     assert restart["events"] > 3 * 4  # each log: its header, seats, the deal, some moves
     assert restart["events_per_s"] > 0
+
+
+def run_tool(script: str, *args: str) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / script), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return out
+
+
+def test_the_load_tool_presses_continue_between_the_hands_of_a_match() -> None:
+    # the next hand's deal waits for every seat's 继续 (or a deadline of many seconds): a tool
+    # that did not press it would finish no match of two hands in this window
+    out = run_tool(
+        "load.py",
+        *("--tables", "2", "--hands", "2", "--duration", "8", "--warmup", "1", "--raw", "0"),
+    )
+    assert out["matches"] >= 1
+    assert out["errors"] == {} and out["stuck"] == 0
+
+
+def test_the_floor_passes_moves_through_the_same_processes_with_no_game() -> None:
+    out = run_tool("floor.py", "--tables", "2", "--duration", "2", "--warmup", "1")
+    assert out["moves_per_s"] > 0
+    assert set(out["cpu_cores"]) == {"nats-server", "tables-0", "gateway-0", "load-tool"}
+    assert all(cores > 0 for cores in out["cpu_cores"].values())
