@@ -120,11 +120,12 @@ def floor(key: str) -> dict[str, Any]:
     """The median of the floor's runs for a closed-loop run (bench/floor.py, the same tables
     and copies)."""
     args = RUNS[key].args
-    copies = args[args.index("--copies") + 1] if "--copies" in args else "1"
+    same: list[str] = []  # the run's tables and copies
+    for flag in ("--tables", "--copies"):
+        if flag in args:
+            same += [flag, args[args.index(flag) + 1]]
     runs = [
-        json_run(
-            f"the floor of {RUNS[key].name}", [str(FLOOR), "--tables", "100", "--copies", copies]
-        )
+        json_run(f"the floor of {RUNS[key].name}", [str(FLOOR), *same])
         for _ in range(FLOOR_REPEATS)
     ]
     return sorted(runs, key=lambda out: float(out["moves_per_s"]))[(FLOOR_REPEATS - 1) // 2]
