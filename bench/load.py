@@ -5,7 +5,8 @@
 
 Each table is created and filled over HTTP; every seat opens the table's WebSocket, says hello with
 its token and, whenever its view says it is to move, plays one of its legal moves at random (the
-moves of the state frame, or the engine's own ``SeatClient`` when a frame carries none). A table
+moves of the state frame, or the engine's own ``SeatClient`` when a frame carries none); between
+the hands of a match (``--hands``) it presses 继续 once, as the web client's button does. A table
 whose match ends is replaced by a new one, so N tables stay live. Closed loop (the default) plays
 as soon as it may; ``--pace R`` makes each table play R moves a second.
 

@@ -15,9 +15,9 @@ The runs (targets from the load issue):
 - a restart with 1,000 live tables, all reconnecting at once: at least 10,000 events/s rebuilt
   (every service killed -9 after the run's window, which plays 1,000 tables at 0.5 move/s each).
 
-Beside the two closed-loop figures, the floor of the same run (bench/floor.py): the moves a
-second the same processes carry when they only pass each move along, no game — what no version
-of the product on this machine could exceed.
+Beside the two closed-loop figures, their floor (bench/floor.py, the same tables and copies):
+the moves a second the same processes carry when they only pass each move along, no game — what
+no version of the product on this machine could exceed.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def floor(key: str) -> dict[str, Any]:
         json_run(f"the floor of {RUNS[key].name}", [str(FLOOR), *same])
         for _ in range(FLOOR_REPEATS)
     ]
-    return sorted(runs, key=lambda out: float(out["moves_per_s"]))[(FLOOR_REPEATS - 1) // 2]
+    return median_run(key, runs)
 
 
 def json_run(name: str, argv: list[str]) -> dict[str, Any]:
