@@ -137,9 +137,20 @@ def try_illegal_selection(page: Any, record: Played) -> None:
     click_card(page, 0)  # the strongest card
     click_card(page, n - 1)  # and the weakest: always two different ranks
     record.clicked_cards += 2
-    page.wait_for_selector("#reason[data-kind='error']")
-    reason_zh = page.inner_text("#reason")
-    code = page.get_attribute("#reason", "data-code")
+    # the verdict on both cards: the one on the first alone (an error too when it cannot beat
+    # the trick) stays on the line until the worker answers, and never names the second card
+    weakest = card_name(parse_card(hand_cards(page).nth(n - 1).get_attribute("data-code")), "zh")
+    page.wait_for_function(
+        """(name) => {
+            const reason = document.querySelector('#reason');
+            return reason.dataset.kind === 'error' && reason.textContent.includes(name);
+        }""",
+        arg=weakest,
+    )
+    reason_zh, code = page.evaluate(
+        "() => [document.querySelector('#reason').innerText,"
+        " document.querySelector('#reason').dataset.code]"
+    )
     play_disabled = page.locator("#play").is_disabled()
     page.click("#play", force=True)  # a click on the disabled button does nothing
     page.click("#lang-switch")
