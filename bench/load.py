@@ -392,7 +392,7 @@ class Load:
     ) -> None:
         engine: Any = None
         sent: dict[str, float] = {}
-        continued = [-1]  # the hand this seat last pressed 继续 after
+        continued = -1  # the hand this seat last pressed 继续 after
         table_id = slot.id
         base = self.ws_bases[(int(table_id, 16) + seat["seat"]) % len(self.ws_bases)]
         async with websockets.connect(base + seat["ws"], max_size=None) as ws:
@@ -429,9 +429,9 @@ class Load:
                 if (
                     frame.settled
                     and view is not None
-                    and self.continues(view, seat["seat"], continued[0])
+                    and self.continues(view, seat["seat"], continued)
                 ):
-                    continued[0] = view.hand_no  # 继续, once a hand, as a player presses it
+                    continued = view.hand_no  # 继续, once a hand, as a player presses it
                     press = {"type": "continue", "seat": seat["seat"]}
                     command = {"type": "command", "id": f"l{next(self.ids)}", "command": press}
                     await ws.send(_encode(command).decode())

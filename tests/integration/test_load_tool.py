@@ -12,32 +12,6 @@ from typing import Any
 from paiju_services.config import REPO
 
 
-def test_the_load_tool_plays_measures_and_times_a_restart() -> None:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "load.py"),
-            *("--tables", "3", "--pace", "2", "--duration", "4", "--warmup", "1"),
-            *("--ramp", "1", "--raw", "1", "--restart", "--restart-timeout", "60", "--json"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out["moves_per_s"] > 0 and out["samples"] > 0
-    assert out["latency_s"]["p50"] is not None
-    assert out["errors"] == {} and out["stuck"] == 0
-    assert out["raw_acks_per_s"] > 0
-    assert set(out["cpu_cores"]) >= {"nats-server", "gateway-1", "tables-1", "bots-1"}
-    assert all(cores >= 0 for cores in out["cpu_cores"].values())
-    restart = out["restart"]
-    assert restart["tables"] == 3 and restart["tables_back"] == 3
-    assert restart["events"] > 3 * 4  # each log: its header, seats, the deal, some moves
-    assert restart["events_per_s"] > 0
-
-
 def run_tool(script: str, *args: str) -> dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / script), *args, "--json"],
@@ -48,6 +22,24 @@ def run_tool(script: str, *args: str) -> dict[str, Any]:
     assert proc.returncode == 0, proc.stderr[-3000:]
     out: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return out
+
+
+def test_the_load_tool_plays_measures_and_times_a_restart() -> None:
+    out = run_tool(
+        "load.py",
+        *("--tables", "3", "--pace", "2", "--duration", "4", "--warmup", "1"),
+        *("--ramp", "1", "--raw", "1", "--restart", "--restart-timeout", "60"),
+    )
+    assert out["moves_per_s"] > 0 and out["samples"] > 0
+    assert out["latency_s"]["p50"] is not None
+    assert out["errors"] == {} and out["stuck"] == 0
+    assert out["raw_acks_per_s"] > 0
+    assert set(out["cpu_cores"]) >= {"nats-server", "gateway-1", "tables-1", "bots-1"}
+    assert all(cores >= 0 for cores in out["cpu_cores"].values())
+    restart = out["restart"]
+    assert restart["tables"] == 3 and restart["tables_back"] == 3
+    assert restart["events"] > 3 * 4  # each log: its header, seats, the deal, some moves
+    assert restart["events_per_s"] > 0
 
 
 def test_the_load_tool_presses_continue_between_the_hands_of_a_match() -> None:
