@@ -13,6 +13,8 @@ import pytest
 
 from integration.harness import Stack, start_stack
 from paiju_services import store
+from paiju_services.config import Settings
+from paiju_services.tables import TableService
 
 
 @pytest.fixture(scope="session")
@@ -42,3 +44,19 @@ async def bare(tmp_path: Path) -> AsyncIterator[Stack]:
         yield s
     finally:
         s.stop()
+
+
+@pytest.fixture
+async def svc(bare: Stack) -> AsyncIterator[TableService]:
+    """One table-service copy in this process, bound to ``bare``'s buckets but not serving, that
+    the test calls directly (no turn clock runs unless the test pokes it)."""
+    nc = await nats.connect(bare.nats_url)
+    try:
+        service = TableService(Settings(nats_url=bare.nats_url), nc, nc.jetstream())
+        await service.open()
+        try:
+            yield service
+        finally:
+            await service.clock.stop()
+    finally:
+        await nc.close()

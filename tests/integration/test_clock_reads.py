@@ -8,16 +8,12 @@ and stays out of it (before this, the clock's poke read the whole log back to fi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import nats
 import pytest
 
-from integration.harness import Stack
 from paiju import api, bots
 from paiju.protocol import encode
-from paiju_services.config import Settings
 from paiju_services.messages import CreateTable, Join, SeatCommand
 from paiju_services.tables import TableService
 from paiju_services.tables import clock as clocks
@@ -25,21 +21,6 @@ from paiju_services.tables import service as services
 
 PLAYERS = api.make_config("guanpai", None, None).players
 NO_CLOCK = dict.fromkeys(api.clock_defaults("guanpai"), 0)
-
-
-@pytest.fixture
-async def svc(bare: Stack) -> AsyncIterator[TableService]:
-    """One table service copy in this process, that the test calls directly."""
-    nc = await nats.connect(bare.nats_url)
-    try:
-        service = TableService(Settings(nats_url=bare.nats_url), nc, nc.jetstream())
-        await service.open()
-        try:
-            yield service
-        finally:
-            await service.clock.stop()
-    finally:
-        await nc.close()
 
 
 class Counted:

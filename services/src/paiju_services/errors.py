@@ -91,6 +91,11 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         409,
     ),
     "table_closed": ("这张牌桌已关闭", "This table is closed", 409),
+    "table_corrupt": (
+        "牌桌 {table} 的记录未通过校验，已停止：请联系管理员",
+        "The log of table {table} failed its check and the table is stopped: tell an operator",
+        500,
+    ),
     "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
     "bots_unavailable": ("机器人服务暂不可用", "The bots service is unavailable", 503),
     "not_found": ("没有这个地址：{path}", "Not found: {path}", 404),

@@ -44,6 +44,11 @@ APPENDED_MESSAGES = Counter(
     "paiju_appended_messages", "Messages appended to the event stream (log headers and events)"
 )
 RETRIES = Counter("paiju_command_retries", "Lost races and refusals on a stale copy, retried")
+CORRUPT_LOGS = Counter(
+    "paiju_corrupt_logs",
+    "Table logs that failed a replay check (a stored index out of place), or a copy's memory of a "
+    "log found behind what the stream confirmed: each also logged as an error",
+)
 REBUILDS = Counter("paiju_rebuilds", "Table logs loaded or caught up from the stream")
 REBUILD_EVENTS = Counter("paiju_rebuild_events", "Events replayed while loading table logs")
 HOT_TABLES = Gauge("paiju_hot_tables", "Tables held in this copy's memory")

@@ -5,10 +5,21 @@ copy it already has) and applies each message: the header gives the config, ever
 through the engine's ``evolve``. It also remembers which command ids caused which events (from
 the ``Paiju-Command`` header), so a command is recognised as a duplicate at any time, not only
 within JetStream's deduplication window.
+
+A cached ``TableLog`` is the writer's: only the command path changes it, under the table's lock
+(``apply`` while it catches up, ``applied`` after its own append). A reader works on the cached
+log as it is, or on a ``fork`` that it catches up alone: a read never changes the writer's state
+(a read that caught the cache up in place, between a command's append and its ``applied``,
+applied that command's events twice and shifted every later index).
+
+Every message applied is checked against the ``Paiju-Index`` it was stored with: a log whose
+stored index is not its place (a hole, or an event stored twice) raises ``CorruptLog``, never a
+state silently decided on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +94,12 @@ class TableLog:
         if not isinstance(message, Event):
             raise CorruptLog(f"{self.table_id}: a command in the log at seq {msg.seq}")
         index = len(self.events)
+        stored = msg.headers.get(subjects.H_INDEX)
+        if stored is not None and stored != str(index):
+            raise CorruptLog(
+                f"{self.table_id}: the event at seq {msg.seq} was stored as index {stored},"
+                f" replayed as {index}"
+            )
         self.state = api.evolve(self.state, message)
         self.events.append(message)
         self.lines.append(msg.data)
@@ -108,7 +125,16 @@ class TableLog:
         digest: str | None = None,
     ) -> list[TableState]:
         """Record events this copy appended itself (no need to read them back); the state after
-        each event, in order."""
+        each event, in order.
+
+        Raises:
+            CorruptLog: ``last_seq`` is not after the last message applied (an append this log
+                did not follow): the caller reloads from the stream.
+        """
+        if last_seq <= self.last_seq:
+            raise CorruptLog(
+                f"{self.table_id}: appended at seq {last_seq}, not after {self.last_seq}"
+            )
         self.commands[command] = (len(self.events), len(events))
         if digest is not None:
             self.digests[command] = digest
@@ -122,6 +148,17 @@ class TableLog:
         self.last_seq = last_seq
         self.settled = True
         return states
+
+    def fork(self) -> TableLog:
+        """A copy that a reader may catch up (``load``) without changing this one: the state is
+        immutable, the lists and maps are copied."""
+        return dataclasses.replace(
+            self,
+            events=list(self.events),
+            lines=list(self.lines),
+            commands=dict(self.commands),
+            digests=dict(self.digests),
+        )
 
     def state_at(self, index: int) -> TableState:
         """The state after the first ``index`` events (0: the initial state)."""
@@ -184,7 +221,12 @@ def from_messages(table_id: str, msgs: list[Stored]) -> TableLog | None:
 
 
 async def load(store: EventStore, table_id: str, cached: TableLog | None = None) -> TableLog | None:
-    """The table's log brought up to date (None: no such table). ``cached`` is caught up in place."""
+    """The table's log brought up to date (None: no such table). ``cached`` is caught up in place:
+    the writer's own, under the table's lock, or a reader's ``fork``.
+
+    Raises:
+        CorruptLog: a stored message is not what the log holds at its place.
+    """
     msgs = await store.read(table_id, after=cached.last_seq if cached else 0)
     metrics.REBUILDS.inc()
     metrics.REBUILD_EVENTS.inc(len(msgs))

@@ -74,6 +74,7 @@ from paiju_services.messages import (
     CommandDone,
     CreateTable,
     FillSeats,
+    HandsSoFar,
     HandsWanted,
     Health,
     Join,
@@ -99,6 +100,7 @@ from paiju_services.messages import (
 from paiju_services.store import Conflict, EventStore, StoreError
 from paiju_services.tablelog import (
     LRU,
+    CorruptLog,
     TableLog,
     event_line,
     hands_so_far,
@@ -355,15 +357,10 @@ class TableService:
             )
         if verb == "archive":
             msgspec.json.decode(msg.data, type=ArchiveWanted)
-            table = await self._current(table_id)
-            if not table.over:
-                raise ServiceError("not_finished")
-            if not await self._retirement().archive(table_id):
-                raise ServiceError("unavailable")
-            return Archived(events=table.version)
+            return await self.archive_ended(table_id)
         if verb == "hands":
             msgspec.json.decode(msg.data, type=HandsWanted)
-            return hands_so_far(await self._current(table_id))
+            return await self.hands(table_id)
         raise ServiceError("bad_request", detail=f"no such verb {verb!r}")
 
     # --- create, join, bots --------------------------------------------------------------------
@@ -663,7 +660,7 @@ class TableService:
         if seat is None:
             raise ServiceError("unauthorized")
         if old.meta.status != "finished":
-            table = await self._table(table_id)
+            table = await self.snapshot(table_id)
             if not table.over:
                 raise ServiceError("not_finished")
             await self._finish(table)  # the match's last event came before its directory entry
@@ -761,14 +758,16 @@ class TableService:
         return True
 
     # --- what a reader may see -----------------------------------------------------------------
+    # A read works on a snapshot (``snapshot``) and changes nothing: neither the cached log, which
+    # only the command path changes under the table's lock, nor which tables are cached.
 
     async def view(self, table_id: str, req: ViewWanted) -> ViewNow:
         """An audience's view now: a seat's (its token's) sealed with its view key, else the
         spectators'. What a gateway asks when it starts a feed or missed a pushed view."""
         seat = None if req.token is None else await self._authenticate(table_id, req.token)
         key = None if req.token is None else view_key(req.token)
-        async with self._lock(table_id):
-            table = await self._current(table_id)
+        async with self._lock(table_id):  # the writer's memory of what it published
+            table = await self.snapshot(table_id)
             missed, now = await self.views.answer(table, seat, key, req.after)
         return ViewNow(seat=seat, missed=missed, now=now)
 
@@ -777,7 +776,43 @@ class TableService:
         memory (the log replayed up to there)."""
         if req.at is not None and not 0 <= req.at <= self.settings.max_events:
             raise ServiceError("bad_index", max=self.settings.max_events)
-        return public_state(await self._current(table_id), req.at)
+        return public_state(await self.snapshot(table_id), req.at)
+
+    async def hands(self, table_id: str) -> HandsSoFar:
+        """Every hand scored so far, with the running totals (public as each hand ends)."""
+        return hands_so_far(await self.snapshot(table_id))
+
+    async def archive_ended(self, table_id: str) -> Archived:
+        """An ended table's log into the archive now (a gateway asks when it finds none there).
+
+        Raises:
+            ServiceError: ``not_finished``; ``unavailable`` when the archive could not be written.
+        """
+        table = await self.snapshot(table_id)
+        if not table.over:
+            raise ServiceError("not_finished")
+        if not await self._retirement().archive(table_id):
+            raise ServiceError("unavailable")
+        return Archived(events=table.version)
+
+    async def snapshot(self, table_id: str) -> TableLog:
+        """The table as the stream holds it now, for a reader, who must not change it: the
+        cached log when it is up to date (or over), else a fork of it caught up from the stream,
+        or, for a table this copy does not hold, a log read for this answer alone. Another copy
+        may have appended since this one last did: a reader's answer is never a stale one."""
+        cached = self.cache.get(table_id)
+        if cached is None:
+            loaded = await self._load(table_id, None)
+            if loaded is None:
+                await self._meta(table_id)  # table_not_found when the directory does not know it
+                raise StoreError(f"read {table_id}: the log is not on this replica yet")
+            return loaded
+        if cached.over or await self.store.last_seq(table_id) == cached.last_seq:
+            return cached
+        caught_up = await self._load(table_id, cached.fork())
+        if caught_up is None:  # a replica behind the one that served it before: retryable
+            raise StoreError(f"read {table_id}: no messages")
+        return caught_up
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -902,7 +937,15 @@ class TableService:
                     ) from exc
                 table, fresh = await self._reload(table), True
                 continue
-            states = table.applied(events, lines, command_id, seq, fingerprint)
+            try:
+                states = table.applied(events, lines, command_id, seq, fingerprint)
+            except CorruptLog as exc:  # memory not what the stream confirmed: read it again
+                self.cache.pop(table_id, None)
+                metrics.CORRUPT_LOGS.inc()
+                log(logger, "table memory reloaded", logging.ERROR, table=table_id, error=str(exc))
+                attempted.add(command_id)
+                table, fresh = await self._table(table_id), True
+                continue
             if len(self.own_appends) > 4 * self.settings.cache_tables:
                 self.own_appends.clear()  # bounded: the clock then reads the stream once
             self.own_appends[table_id] = seq  # the clock computes from memory (clock.py)
@@ -1159,9 +1202,11 @@ class TableService:
         return lock
 
     async def _table(self, table_id: str) -> TableLog:
+        """The writer's log of the table (the caller holds its lock): the cached one, or the
+        stream's read into the cache."""
         table = self.cache.get_fresh(table_id)
         if table is None:
-            loaded = await load(self.store, table_id)
+            loaded = await self._load(table_id, None)
             if loaded is None:
                 # the directory knows the table but the replica that answered holds none of its
                 # log yet (a lagging follower of a clustered stream): retryable, never final
@@ -1171,21 +1216,28 @@ class TableService:
             table = loaded
         return table
 
-    async def _current(self, table_id: str) -> TableLog:
-        """The table as the stream holds it now (another copy may have appended since this one
-        last did): a reader's answer, never a stale one."""
-        if table_id not in self.cache:
-            return await self._table(table_id)  # read now, up to the stream's last message
-        table = await self._table(table_id)
-        if not table.over and await self.store.last_seq(table_id) != table.last_seq:
-            table = await self._reload(table)
-        return table
-
     async def _reload(self, table: TableLog) -> TableLog:
-        loaded = await load(self.store, table.table_id, table)
+        """The writer's log caught up from the stream (the caller holds the table's lock)."""
+        loaded = await self._load(table.table_id, table)
         if loaded is None:  # a replica behind the one that served it before: retryable
             raise StoreError(f"reload {table.table_id}: no messages")
         return loaded
+
+    async def _load(self, table_id: str, base: TableLog | None) -> TableLog | None:
+        """``tablelog.load``; a log that fails its replay check is marked (metric, an error in the
+        log) and refused, never decided on: the table's cached log is dropped, and the table
+        answers ``table_corrupt`` until an operator has looked.
+
+        Raises:
+            ServiceError: ``table_corrupt``.
+        """
+        try:
+            return await load(self.store, table_id, base)
+        except CorruptLog as exc:
+            self.cache.pop(table_id, None)
+            metrics.CORRUPT_LOGS.inc()
+            log(logger, "table log corrupt", logging.ERROR, table=table_id, error=str(exc))
+            raise ServiceError("table_corrupt", table=table_id) from exc
 
     async def _meta(self, table_id: str, fresh: bool = False) -> _Meta:
         entry = None if fresh else self.metas.get(table_id)
