@@ -1,5 +1,6 @@
 // The gateway's HTTP API (docs/services.md): JSON in and out; errors are {code, zh, en, cards}.
 
+import * as backoff from "./backoff.js";
 import { getLang } from "./i18n.js";
 
 export class ApiError extends Error {
@@ -10,6 +11,7 @@ export class ApiError extends Error {
     this.zh = body?.zh ?? `请求失败（HTTP ${status}）`;
     this.en = body?.en ?? `The request failed (HTTP ${status})`;
     this.cards = body?.cards ?? [];
+    this.retryAfter = body?.retry_after ?? 0; // seconds (overloaded: when to try again)
   }
 }
 
@@ -54,21 +56,22 @@ export const history = ({ game = "", player = "", before = null, pageSize = 10 }
 export const hands = (id) => api(`/api/tables/${encodeURIComponent(id)}/hands`);
 export const table = (id) => api(`/api/tables/${encodeURIComponent(id)}`);
 
-// Waits (ms, before jitter) before resending a create or a join whose answer said the service
-// was unavailable or never came: the request id makes the resend safe.
-const RETRY_WAITS = [300, 1000, 2500];
+// Resends of a create or a join whose answer said the service was unavailable, overloaded or
+// busy, or never came: the request id makes the resend safe.
+const RESENDS = 3;
+const RETRYABLE = new Set(["unavailable", "overloaded", "conflict"]);
 
 /** A request that the server applies once however often it is sent (its body carries a
- * `request_id`): resent, unchanged, after a network failure or an `unavailable` or `conflict`
- * answer (a few times, with jitter). */
+ * `request_id`): resent, unchanged, after a network failure or an `unavailable`, `overloaded`
+ * or `conflict` answer (a few times, backing off: backoff.js). */
 async function idempotent(path, body) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await api(path, { body });
     } catch (err) {
-      const retryable = err.status === 0 || err.code === "unavailable" || err.code === "conflict";
-      if (!retryable || attempt >= RETRY_WAITS.length) throw err;
-      const wait = RETRY_WAITS[attempt] * (0.5 + Math.random());
+      const retryable = err.status === 0 || RETRYABLE.has(err.code);
+      if (!retryable || attempt >= RESENDS) throw err;
+      const wait = backoff.delay(backoff.RESEND, attempt, { retryAfter: err.retryAfter });
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -15,6 +15,7 @@
 
 import * as api from "./api.js";
 import { sound } from "./audio.js";
+import * as backoff from "./backoff.js";
 import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h } from "./dom.js";
@@ -27,7 +28,8 @@ import { openScoreTable, scoreTableHost } from "./scores.js";
 import { toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
-const RETRY = new Set(["unavailable", "conflict"]); // docs/services.md: resend with the same id
+// docs/services.md: resend with the same id, backing off (overloaded: not before its retry_after)
+const RETRY = new Set(["unavailable", "overloaded", "conflict"]);
 const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32)
 const SECOND_LINE = 24; // px: room for the line under the controls to take a second line
 let commandCounter = 0;
@@ -275,7 +277,6 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     conn.dataset.state = "connecting";
     ws.onopen = () => {
       s.connected = true;
-      s.retry = 0;
       conn.textContent = "";
       conn.dataset.state = "open";
       if (s.token) ws.send(JSON.stringify({ type: "hello", token: s.token.token }));
@@ -296,9 +297,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       conn.textContent = t("disconnected");
       conn.dataset.state = "closed";
       s.pending = null;
-      // back soon after a gateway restarts: 250 ms doubling, capped at 2 s, with jitter so that
-      // a gateway's thousands of sockets do not all come back in the same instant
-      const delay = Math.min(250 * 2 ** s.retry, 2000) * (0.5 + Math.random() / 2);
+      // back soon after a gateway restarts, later and later while it stays away (backoff.js),
+      // with jitter so that a gateway's thousands of sockets do not all come back at once
+      const delay = backoff.delay(backoff.RECONNECT, s.retry);
       s.retry += 1;
       setTimeout(connect, delay);
     };
@@ -320,6 +321,8 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       case "welcome":
         // a socket starts as a spectator; after our hello the server welcomes us to our seat
         s.seat = frame.seat;
+        s.retry = 0; // the table is served: not when the socket opens, as one the server cannot
+        // serve yet (unavailable, overloaded) opens, says so and closes (1013)
         return;
       case "state":
         await onState(frame);
@@ -346,11 +349,11 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     const reason = both(frame);
     if (frame.id && frame.id === s.pending && RETRY.has(frame.code) && s.retries < 3) {
       // the table was busy: the same command with the same id is appended at most once
-      s.retries += 1;
       const again = s.sentFrame;
       setTimeout(() => {
         if (s.pending === again.id) sendFrame(again);
-      }, 300 * s.retries);
+      }, backoff.delay(backoff.RESEND, s.retries, { retryAfter: frame.retry_after ?? 0 }));
+      s.retries += 1;
       return;
     }
     if (frame.id && frame.id === s.pending) {
