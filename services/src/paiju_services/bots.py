@@ -13,6 +13,12 @@ made): a move that could not be sent (the table service restarting) is retried, 
 on the way is offered again by the table service's sweep, so a bot never stalls a game.
 
 Seat tokens are kept in the ``paiju_bot_tokens`` KV bucket, so any copy can play any bot seat.
+
+Every retry backs off (``paiju_services.backoff``): a turn to be tried again is naked with a wait
+that grows with its deliveries, and the table service as a whole has a ``Gate``: once it answers
+``unavailable`` or ``overloaded``, no turn of any table is sent until the gate's wait is over,
+then one at a time until one is taken. A table service away for a minute sees a few dozen
+attempts from a bots copy, not one per table every half second.
 """
 
 from __future__ import annotations
@@ -37,9 +43,10 @@ from paiju.client import state_from_view
 from paiju.protocol import encode
 from paiju_services import metrics, subjects
 from paiju_services.affinity import Copies
+from paiju_services.backoff import Backoff, Streak, from_settings
 from paiju_services.bus import Responder
 from paiju_services.config import Settings
-from paiju_services.errors import RemoteError, ServiceError
+from paiju_services.errors import SERVICE_BUSY, RemoteError, ServiceError
 from paiju_services.logs import log
 from paiju_services.messages import (
     BotTurn,
@@ -56,7 +63,56 @@ from paiju_services.messages import (
 
 logger = logging.getLogger("paiju.bots")
 
-RETRY_CODES = frozenset({"unavailable", "conflict", "unauthorized"})
+RETRY_CODES = SERVICE_BUSY | {"conflict", "unauthorized"}
+
+
+class Gate:
+    """The table service as the bots see it. While it answers, every turn goes; after an answer
+    that says it is away or overloaded, no turn goes until the back-off's wait is over, then one
+    turn (a probe) while the others wait for its answer: a failure waits longer, a success opens
+    the gate to all. The failures of requests sent before the last change count once: forty
+    turns refused together are one failure, not forty doublings."""
+
+    def __init__(self, policy: Backoff, probe_time: float) -> None:
+        self.streak = Streak(policy)
+        self.probe_time = probe_time  # the longest a probe's answer may take (a request's timeout)
+        self.until = 0.0  # no turn goes before this time (time.monotonic)
+        self.epoch = 0  # changes with each failure counted and each recovery
+
+    def wait(self, now: float) -> float:
+        """Seconds before a turn may be sent (0: now; the caller then is the probe, if any)."""
+        if not self.streak.failures:
+            return 0.0
+        if now < self.until:
+            return self.until - now
+        self.until = now + self.probe_time  # the others wait for the probe's answer
+        return 0.0
+
+    def remaining(self, now: float) -> float:
+        """Seconds the gate stays closed from ``now`` (0: open, or a probe may go)."""
+        return max(0.0, self.until - now) if self.streak.failures else 0.0
+
+    def failed(self, epoch: int, now: float, retry_after: float = 0.0) -> None:
+        """A request sent in ``epoch`` met ``unavailable`` or ``overloaded`` (``retry_after``:
+        the service's own hint, a floor for the wait)."""
+        if epoch != self.epoch:
+            return  # sent before the gate last changed: already counted
+        self.epoch += 1
+        self.until = now + max(retry_after, self.streak.failed())
+
+    def succeeded(self) -> None:
+        if self.streak.failures:
+            self.epoch += 1
+            self.streak.succeeded()
+            self.until = 0.0
+
+
+def deliveries(msg: Msg) -> int:
+    """How many times JetStream has delivered this turn (1 the first time)."""
+    try:
+        return max(1, msg.metadata.num_delivered or 1)
+    except Exception:  # not a JetStream message (no metadata to read)
+        return 1
 
 
 class BotService:
@@ -74,6 +130,8 @@ class BotService:
         self.tables_kv: KeyValue
         self.tokens_kv: KeyValue
         self.moves = 0
+        self.backoff = from_settings(settings)
+        self.gate = Gate(self.backoff, settings.request_timeout)
 
     async def start(self) -> None:
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
@@ -175,17 +233,21 @@ class BotService:
     # --- playing ----------------------------------------------------------------------------------
 
     async def _consume(self, sub: JetStreamContext.PullSubscription) -> None:
+        failures = Streak(self.backoff)
         while True:
             try:
                 msgs = await sub.fetch(batch=32, timeout=1.0)
             except (nats.errors.TimeoutError, TimeoutError):  # nothing to do within the second
-                continue  # (nats-py raises either, depending on where the wait ran out)
+                failures.succeeded()  # (nats-py raises either, depending on where it ran out)
+                continue
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log(logger, "fetch failed", logging.WARNING, error=repr(exc))
-                await asyncio.sleep(0.5)
+                wait = failures.failed()
+                log(logger, "fetch failed", logging.WARNING, error=repr(exc), wait=round(wait, 2))
+                await asyncio.sleep(wait)
                 continue
+            failures.succeeded()
             for msg in msgs:
                 await self.slots.acquire()
                 task = asyncio.create_task(self._on_event(msg))
@@ -202,9 +264,13 @@ class BotService:
         except Exception as exc:
             log(logger, "bot turn failed", logging.ERROR, subject=msg.subject, error=repr(exc))
             with contextlib.suppress(Exception):
-                await msg.nak(delay=1.0)
+                await msg.nak(delay=self._turn_wait(msg))
         finally:
             self.slots.release()
+
+    def _turn_wait(self, msg: Msg) -> float:
+        """The wait before a turn is offered again: longer with each of its deliveries."""
+        return self.backoff.delay(deliveries(msg) - 1)
 
     async def _turn(self, msg: Msg) -> float | None:
         """Play the offered turn if its seat is a bot's. None: done (or not to be done); a
@@ -221,7 +287,7 @@ class BotService:
         token = seats[seat]
         if token is None:
             self.seats.pop(table_id, None)
-            return 0.2  # the seat was just taken: its token is on its way to the bucket
+            return self._turn_wait(msg)  # the seat was just taken: its token is on its way
         try:
             state = state_from_view(turn.config, turn.view)
         except (ValueError, KeyError, TypeError) as exc:
@@ -232,7 +298,13 @@ class BotService:
         if self.settings.bot_delay:
             await asyncio.sleep(self.settings.bot_delay)
         command = bots.choose(state, seat)
+        # asked just before the request: a turn that was thinking when the service went away
+        # waits too, instead of adding one more attempt
+        closed = self.gate.wait(time.monotonic())
+        if closed:  # the table service is away or overloaded: nothing is sent until it is back
+            return max(closed, self._turn_wait(msg))
         t0 = time.perf_counter()
+        epoch = self.gate.epoch
         try:
             done = await self.copies.request(
                 table_id,
@@ -242,10 +314,24 @@ class BotService:
                 self.settings.request_timeout,
             )
         except (ServiceError, RemoteError) as exc:
-            code = exc.code if isinstance(exc, ServiceError) else exc.error.code
-            log(logger, "bot move not taken", logging.WARNING, table=table_id, seat=seat, code=code)
-            metrics.BOT_MOVES.labels(code).inc()
-            return 0.5 if code in RETRY_CODES else None
+            body = exc.body() if isinstance(exc, ServiceError) else exc.error
+            log(
+                logger,
+                "bot move not taken",
+                logging.WARNING,
+                table=table_id,
+                seat=seat,
+                code=body.code,
+                delivered=deliveries(msg),
+            )
+            metrics.BOT_MOVES.labels(body.code).inc()
+            if body.code in SERVICE_BUSY:  # away or overloaded: every table waits (Gate)
+                retry_after = body.retry_after or 0.0
+                self.gate.failed(epoch, time.monotonic(), retry_after)
+                return max(self.gate.remaining(time.monotonic()), self._turn_wait(msg))
+            self.gate.succeeded()  # it answered: it is there
+            return self._turn_wait(msg) if body.code in RETRY_CODES else None
+        self.gate.succeeded()
         self.moves += 1
         metrics.BOT_MOVES.labels("duplicate" if done.duplicate else "accepted").inc()
         log(

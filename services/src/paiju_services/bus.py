@@ -1,11 +1,21 @@
 """NATS plumbing shared by the services: connecting, serving requests in a queue group with one
 task per request (so a handler may itself make requests, and a slow table does not hold up the
-others), requesting with typed replies, and a clean stop."""
+others), requesting with typed replies, and a clean stop.
+
+**Load shedding.** A ``Responder`` may bound the requests it handles at once (``max_in_flight``)
+and the time a request may wait before its work starts (``max_wait``): past either, the request
+is refused at once with ``overloaded`` and a ``retry_after`` hint, never queued. A caller that
+waits five seconds for an answer and then sends the request again makes an overloaded service
+do each piece of work twice, and its queue grows without end: a refusal costs a publish, and the
+caller backs off (``paiju_services.backoff``). A handler calls ``refuse_if_late`` before work it
+cannot undo, after a wait of its own (a table's lock).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import ssl
 import time
@@ -21,33 +31,49 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from paiju.errors import RuleError
-from paiju_services import access
+from paiju_services import access, metrics
+from paiju_services.backoff import Backoff, Streak
 from paiju_services.config import Settings, nats_servers
 from paiju_services.errors import UNAVAILABLE, RemoteError, ServiceError, error_body
-from paiju_services.logs import log
+from paiju_services.logs import Sparing, log
 from paiju_services.messages import R, Reply, Request, decode_reply, encoder
 
 logger = logging.getLogger("paiju.bus")
 
 Handler = Callable[[Msg], Awaitable[Reply]]
 
+RECONNECT_CAP = 2.0  # seconds: the longest wait between two attempts to reach NATS again
+RETRY_AFTER = 1  # seconds an overloaded service asks its callers to wait (HTTP Retry-After)
+# when the request being handled must have started its work by (time.monotonic; None: no bound)
+_start_by: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "paiju_start_by", default=None
+)
+
 
 async def connect(
     settings: Settings, name: str, reconnected: list[Callable[[], None]] | None = None
 ) -> Client:
-    """A connection that reconnects for ever (services outlive a NATS restart). ``reconnected``:
-    called after each reconnection (the list may be filled after the call)."""
+    """A connection that reconnects for ever (services outlive a NATS restart), waiting longer
+    after each failed attempt (the services' back-off, capped at ``RECONNECT_CAP``: nats-py reads
+    its ``reconnect_time_wait`` option before each wait, and it is set anew after each failure).
+    ``reconnected``: called after each reconnection (the list may be filled after the call)."""
+    waits = Streak(Backoff(settings.retry_base, min(settings.retry_cap, RECONNECT_CAP)))
+    conn: list[Client] = []
 
     async def on_error(exc: Exception) -> None:
-        log(logger, "nats error", logging.WARNING, error=repr(exc))
-
-    conn: list[Client] = []
+        wait = None
+        if conn and conn[0].is_reconnecting:  # an attempt to reach NATS again failed
+            wait = conn[0].options["reconnect_time_wait"] = waits.failed()
+        log(logger, "nats error", logging.WARNING, error=repr(exc), wait=wait)
 
     async def on_disconnect() -> None:
         closing = bool(conn) and (conn[0].is_draining or conn[0].is_closed)
         log(logger, "nats disconnected", logging.INFO if closing else logging.WARNING)
 
     async def on_reconnect() -> None:
+        waits.succeeded()
+        if conn:
+            conn[0].options["reconnect_time_wait"] = waits.policy.delay(0)
         log(logger, "nats reconnected")
         for hook in reconnected or ():
             hook()
@@ -64,7 +90,7 @@ async def connect(
         **credentials,
         **tls_options(settings),
         max_reconnect_attempts=-1,
-        reconnect_time_wait=0.5,
+        reconnect_time_wait=waits.policy.delay(0),
         connect_timeout=5,
         error_cb=on_error,
         disconnected_cb=on_disconnect,
@@ -89,30 +115,75 @@ def tls_options(settings: Settings) -> dict[str, Any]:
 class Responder:
     """Serves request subjects in a queue group: each request runs in its own task (at most
     ``concurrency`` at once); a handler's ``ServiceError`` or engine ``RuleError`` becomes the
-    reply's ``error``; anything else is logged and answered with ``internal``."""
+    reply's ``error``; anything else is logged and answered with ``internal``.
 
-    def __init__(self, nc: Client, queue: str, concurrency: int = 256) -> None:
+    Load shedding (0: none): past ``max_in_flight`` requests being handled, one more is refused
+    at once with ``overloaded``; so is one whose handler would start more than ``max_wait``
+    seconds after it arrived (the process too busy to start it), and, through
+    ``refuse_if_late``, one whose handler is still waiting by then. Subjects served with
+    ``shed=False`` (health) are never refused."""
+
+    def __init__(
+        self,
+        nc: Client,
+        queue: str,
+        concurrency: int = 256,
+        max_in_flight: int = 0,
+        max_wait: float = 0.0,
+    ) -> None:
         self.nc = nc
         self.queue = queue
         self.subs: list[Subscription] = []
         self.tasks: set[asyncio.Task[None]] = set()
-        self.slots = asyncio.Semaphore(concurrency)
+        self.slots = asyncio.Semaphore(max(concurrency, max_in_flight + 1))
+        self.max_in_flight = max_in_flight
+        self.max_wait = max_wait
+        self.in_flight = 0  # requests of shed subjects being handled
+        self.refusals = Sparing(logger, "requests refused: overloaded", every=10.0)
 
-    async def serve(self, subject: str, handler: Handler, queue: bool = True) -> None:
-        """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone."""
+    async def serve(
+        self, subject: str, handler: Handler, queue: bool = True, shed: bool = True
+    ) -> None:
+        """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone; ``shed``:
+        refused past the responder's bounds."""
 
         async def on_msg(msg: Msg) -> None:
+            arrived = time.monotonic()
+            if shed and self.max_in_flight and self.in_flight >= self.max_in_flight:
+                await self._refuse(msg, "in_flight")
+                return
             await self.slots.acquire()
-            task = asyncio.create_task(self._run(handler, msg))
+            task = asyncio.create_task(self._run(handler, msg, arrived if shed else None))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+            if shed:  # counted from now: the requests that came before it started count it
+                self.in_flight += 1
+                task.add_done_callback(self._finished)
 
         group = self.queue if queue else ""
         self.subs.append(await self.nc.subscribe(subject, queue=group, cb=on_msg))
 
-    async def _run(self, handler: Handler, msg: Msg) -> None:
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self.in_flight -= 1
+
+    async def _refuse(self, msg: Msg, reason: str) -> None:
+        """Answer ``overloaded`` without doing any of the request."""
+        metrics.REQUESTS_REFUSED.labels(reason).inc()
+        self.refusals.log(reason=reason, in_flight=self.in_flight)
+        if msg.reply:
+            reply = Reply(error=ServiceError("overloaded", retry_after=RETRY_AFTER).body())
+            with contextlib.suppress(nats.errors.Error):
+                await msg.respond(encoder.encode(reply))
+
+    async def _run(self, handler: Handler, msg: Msg, arrived: float | None) -> None:
+        """Handle one request (``arrived``: when, for a shed subject; None: never refused)."""
         t0 = time.perf_counter()
         try:
+            if arrived is not None and self.max_wait:
+                if time.monotonic() - arrived > self.max_wait:
+                    await self._refuse(msg, "late")
+                    return
+                _start_by.set(arrived + self.max_wait)  # for refuse_if_late, in this task only
             try:
                 reply = await handler(msg)
             except msgspec.ValidationError as exc:
@@ -154,6 +225,19 @@ class Responder:
                 await sub.unsubscribe()
         if self.tasks:
             await asyncio.wait(set(self.tasks), timeout=grace)
+
+
+def refuse_if_late() -> None:
+    """In a handler, before work it cannot undo: refuse the request if it has waited past its
+    responder's ``max_wait`` (for a lock, behind other requests).
+
+    Raises:
+        ServiceError: ``overloaded``, with ``retry_after``.
+    """
+    start_by = _start_by.get()
+    if start_by is not None and time.monotonic() > start_by:
+        metrics.REQUESTS_REFUSED.labels("late").inc()
+        raise ServiceError("overloaded", retry_after=RETRY_AFTER)
 
 
 async def request(

@@ -26,6 +26,10 @@ class Settings(msgspec.Struct, kw_only=True):
     instance: str = ""  # a name for logs; default: <service>-<host>-<pid>
     request_timeout: float = 5.0  # seconds, for NATS requests between services
     metrics_port: int = 0  # Prometheus /metrics on 127.0.0.1:<port> (0: none)
+    # every retry loop's back-off (paiju_services.backoff): seconds after the first failure in a
+    # row, doubling with each next one up to the cap, each wait drawn from its upper half
+    retry_base: float = 0.25
+    retry_cap: float = 10.0
     # table service
     cache_tables: int = 10_000  # tables kept hot in memory per copy (cache_bytes bounds them too)
     # the stored bytes of the logs one cache of a copy may hold (the table and bots services' hot
@@ -33,6 +37,10 @@ class Settings(msgspec.Struct, kw_only=True):
     cache_bytes: int = 64 * 1024 * 1024
     sweep_interval: float = 5.0  # seconds between checks for tables waiting on a table step
     max_retries: int = 20  # lost races retried per command before answering "conflict"
+    # load shedding (bus.Responder): requests a copy handles at once, one more refused at once
+    # with "overloaded" (0: no bound); and the seconds a request may wait before its work starts
+    max_in_flight: int = 512
+    max_wait: float = 1.0
     max_hands: int = 100  # hands per match a table may be created with ("hands" option)
     max_events: int = 25_000  # events one table's log may hold (a match of max_hands fits)
     # seconds a playing table with human seats may go with none of them connected before it ends

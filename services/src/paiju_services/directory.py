@@ -25,11 +25,13 @@ from dataclasses import dataclass
 import msgspec
 from nats.js.kv import KeyValue
 
+from paiju_services.backoff import Backoff, Streak
 from paiju_services.errors import ServiceError
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta
 
 SYNC_TIMEOUT = 10.0  # seconds a reader waits for the index's first full read
+WATCH_RETRY = Backoff(base=0.25, cap=10.0)  # waits before a failed watch is made again
 
 
 class Watch:
@@ -66,9 +68,11 @@ class Watch:
                 raise ServiceError("unavailable") from None
 
     async def _follow(self) -> None:
+        failures = Streak(WATCH_RETRY)
         while True:
             try:
                 watcher = await self.kv.watchall()
+                failures.succeeded()
                 async for entry in watcher:
                     if entry is None:  # every current value has been read
                         self.synced.set()
@@ -77,8 +81,15 @@ class Watch:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log(self.logger, "directory watch failed", logging.WARNING, error=repr(exc))
-                await asyncio.sleep(1.0)
+                wait = failures.failed()
+                log(
+                    self.logger,
+                    "directory watch failed",
+                    logging.WARNING,
+                    error=repr(exc),
+                    wait=round(wait, 2),
+                )
+                await asyncio.sleep(wait)
 
     def _apply(self, key: str, value: bytes | None, operation: str | None, revision: int) -> None:
         if operation in ("DEL", "PURGE") or not value:

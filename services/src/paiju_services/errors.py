@@ -97,6 +97,11 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         500,
     ),
     "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
+    "overloaded": (
+        "服务繁忙，请 {retry_after} 秒后重试",
+        "The service is overloaded: try again in {retry_after} s",
+        503,
+    ),
     "bots_unavailable": ("机器人服务暂不可用", "The bots service is unavailable", 503),
     "not_found": ("没有这个地址：{path}", "Not found: {path}", 404),
     "method_not_allowed": ("不支持的请求方法", "Method not allowed", 405),
@@ -104,19 +109,25 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
 }
 
 RULE_ERROR_STATUS = 422
+# the codes that say the service is away or too busy now: a caller backs off and tries again
+SERVICE_BUSY = frozenset({"unavailable", "overloaded"})
 
 
 class ErrorBody(msgspec.Struct):
-    """What a client reads: a stable code, a message in Chinese and in English, offending cards."""
+    """What a client reads: a stable code, a message in Chinese and in English, offending cards;
+    ``retry_after``, seconds to wait before trying again, only where the code says when
+    (``overloaded``; left out of the JSON otherwise)."""
 
     code: str
     zh: str
     en: str
     cards: list[str] = msgspec.field(default_factory=list)
+    retry_after: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class ServiceError(Exception):
-    """An error of the services, by code; ``params`` fill the message templates."""
+    """An error of the services, by code; ``params`` fill the message templates (a
+    ``retry_after`` one is the body's field too)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         zh, en, status = MESSAGES[code]
@@ -124,10 +135,11 @@ class ServiceError(Exception):
         self.zh = zh.format(**params)
         self.en = en.format(**params)
         self.status = status
+        self.retry_after: int | msgspec.UnsetType = params.get("retry_after", msgspec.UNSET)
         super().__init__(f"{code}: {self.en}")
 
     def body(self) -> ErrorBody:
-        return ErrorBody(self.code, self.zh, self.en)
+        return ErrorBody(self.code, self.zh, self.en, retry_after=self.retry_after)
 
 
 class RemoteError(Exception):

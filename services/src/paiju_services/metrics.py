@@ -27,6 +27,13 @@ GC_PAUSE_SECONDS = Histogram(
     buckets=LATENCY,
 )
 
+REQUESTS_REFUSED = Counter(
+    "paiju_requests_refused",
+    "Requests refused as overloaded (bus.Responder), by reason: past max_in_flight (in_flight), "
+    "waited past max_wait (late)",
+    ["reason"],
+)
+
 # --- table service -------------------------------------------------------------------------------
 COMMANDS = Counter(
     "paiju_commands",
@@ -81,6 +88,8 @@ for _result in ("appended", "conflict", "unknown"):
     APPENDS.labels(_result)
 for _result in ("accepted", "duplicate"):
     BOT_MOVES.labels(_result)
+for _reason in ("in_flight", "late"):
+    REQUESTS_REFUSED.labels(_reason)
 
 
 def serve(port: int, host: str = "127.0.0.1") -> None:

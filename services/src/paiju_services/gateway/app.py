@@ -68,7 +68,9 @@ def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[
     body = error_body(exc)
     if body.code == "internal":
         log(logger, "unhandled error", logging.ERROR, path=request.url.path, error=repr(exc))
-    return Response(body, status_code=http_status(body))
+    # overloaded: when to come back, as the table service said (RFC 9110 Retry-After, seconds)
+    retry = {} if body.retry_after is msgspec.UNSET else {"Retry-After": str(body.retry_after)}
+    return Response(body, status_code=http_status(body), headers=retry)
 
 
 def _malformed(exc: BaseException) -> bool:

@@ -22,7 +22,9 @@ event it stores on ``paiju.stored.<table>`` (no body: the gateway reads no event
 learns there of a version its audiences have not seen within ``GRACE`` seconds (a view lost on a
 reconnection, a table-service copy that crashed between its append and its publish) asks the
 table service for those audiences' views now (``paiju.tables.<table>.view``, a seat's with its
-token, answered sealed); so does a feed that starts, and every feed after NATS reconnects. A view
+token, answered sealed); so does a feed that starts, and every feed after NATS reconnects. A
+fetch that fails is asked again later, each time later (``paiju_services.backoff``), so a table
+service that is away or overloaded is not asked by every feed every second. A view
 older than the one an audience has is dropped: the views are whole states, so a newer one
 replaces any it skipped.
 
@@ -46,6 +48,7 @@ import msgspec
 from nats.aio.msg import Msg
 
 from paiju_services import metrics, subjects, views
+from paiju_services.backoff import Streak, from_settings
 from paiju_services.errors import RemoteError, ServiceError
 from paiju_services.gateway.schemas import Over, encoder
 from paiju_services.logs import log
@@ -171,6 +174,7 @@ class TableFeed:
         self.watchers: set[Watcher] = set()
         self.stored_version = 0  # the newest version the stream said it holds
         self.checker: asyncio.TimerHandle | None = None
+        self.fetch_failures = Streak(from_settings(backend.settings))  # of views asked for
         self.tasks: set[asyncio.Future[None]] = set()
         self.over = False
         self.over_frame: bytes | None = None
@@ -307,11 +311,11 @@ class TableFeed:
             self.stored_version = version
         self._arm()
 
-    def _arm(self) -> None:
-        """Look again in ``GRACE`` seconds whether an audience is behind what the stream holds."""
+    def _arm(self, delay: float = GRACE) -> None:
+        """Look again in ``delay`` seconds whether an audience is behind what the stream holds."""
         if self.checker is None and not self.closed:
             loop = asyncio.get_running_loop()
-            self.checker = loop.call_later(GRACE, self._check)
+            self.checker = loop.call_later(delay, self._check)
 
     def _check(self) -> None:
         self.checker = None
@@ -368,10 +372,20 @@ class TableFeed:
             else:
                 async with audience.lock:
                     await self._fetch(audience)
-        except Exception as exc:  # NATS or the table service away: asked again in a moment
-            log(logger, "view not read", logging.WARNING, table=self.table_id, error=repr(exc))
+        except Exception as exc:  # NATS or the table service away: asked again, backing off
+            wait = self.fetch_failures.failed()
+            log(
+                logger,
+                "view not read",
+                logging.WARNING,
+                table=self.table_id,
+                error=repr(exc),
+                wait=round(wait, 2),
+            )
             if not self.over:
-                self._arm()
+                self._arm(max(GRACE, wait))
+        else:
+            self.fetch_failures.succeeded()
 
     async def _fetch(self, audience: Audience) -> None:
         """The audience's view now, from the table service (a seat's with one of its tokens)."""

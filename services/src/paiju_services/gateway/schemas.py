@@ -220,6 +220,8 @@ class ErrorFrame(Frame, tag="error"):
     en: str
     cards: list[str] = msgspec.field(default_factory=list)
     id: str | None = None  # the command id it answers, if any
+    # seconds to wait before trying again, where the code says when (overloaded); else left out
+    retry_after: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class Over(Frame, tag="over"):

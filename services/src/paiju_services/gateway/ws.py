@@ -24,7 +24,7 @@ from litestar.exceptions import WebSocketDisconnect
 
 from paiju.errors import RuleError
 from paiju_services import metrics
-from paiju_services.errors import RemoteError, ServiceError, error_body, short
+from paiju_services.errors import SERVICE_BUSY, RemoteError, ServiceError, error_body, short
 from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.feeds import TableFeed, Watcher
 from paiju_services.gateway.limits import PerClient, RateLimit, client_address
@@ -54,7 +54,14 @@ _frames = msgspec.json.Decoder(ClientFrame)
 def error_frame(err: BaseException, command_id: str | None = None) -> bytes:
     body = error_body(err)
     return encoder.encode(
-        ErrorFrame(code=body.code, zh=body.zh, en=body.en, cards=body.cards, id=command_id)
+        ErrorFrame(
+            code=body.code,
+            zh=body.zh,
+            en=body.en,
+            cards=body.cards,
+            id=command_id,
+            retry_after=body.retry_after,
+        )
     )
 
 
@@ -100,10 +107,10 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
         if code != "table_not_found":
             log(logger, "feed failed", logging.WARNING, table=table_id, error=repr(exc))
         await socket.send_text(error_frame(exc).decode())
-        # 1013: try again later (NATS or the store unavailable); 4404: no such table (or a bad
-        # id); 1011: a bug
+        # 1013: try again later (NATS or the store unavailable, the table service overloaded);
+        # 4404: no such table (or a bad id); 1011: a bug
         known = isinstance(exc, ServiceError | RemoteError)
-        await socket.close(code=1013 if code == "unavailable" else 4404 if known else 1011)
+        await socket.close(code=1013 if code in SERVICE_BUSY else 4404 if known else 1011)
         return
     watcher = Watcher(None)
     try:

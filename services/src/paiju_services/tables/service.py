@@ -58,10 +58,11 @@ from paiju.table import Config
 from paiju_services import metrics, subjects
 from paiju_services.affinity import Announcer
 from paiju_services.archive import ENDED, Retirement
-from paiju_services.bus import Responder, request
+from paiju_services.backoff import Backoff
+from paiju_services.bus import Responder, refuse_if_late, request
 from paiju_services.config import Settings
 from paiju_services.directory import InPlay, Listed
-from paiju_services.errors import RemoteError, ServiceError, short
+from paiju_services.errors import SERVICE_BUSY, RemoteError, ServiceError, short
 from paiju_services.inputs import clean_name
 from paiju_services.logs import log
 from paiju_services.messages import (
@@ -118,6 +119,8 @@ Plan = Callable[[TableLog], tuple[str, Command] | None]
 TURN_REOFFER = 60.0  # seconds: the sweep offers a bot's turn nobody took again after so long
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
 MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
+# waits between appends whose outcome is unknown (the store away): within one request's time
+APPEND_RETRY = Backoff(base=0.05, cap=1.0)
 
 
 def token_hash(token: str) -> str:
@@ -248,7 +251,12 @@ class TableService:
         self.metas: dict[str, _Meta] = {}
         self.secrets: dict[str, str] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.responder = Responder(nc, subjects.TABLE_QUEUE)
+        self.responder = Responder(
+            nc,
+            subjects.TABLE_QUEUE,
+            max_in_flight=settings.max_in_flight,
+            max_wait=settings.max_wait,
+        )
         self.announcer = Announcer(nc, settings.instance)
         self.sweeper: asyncio.Task[None] | None = None
         self.loop_tasks: set[asyncio.Task[None]] = set()  # small chores in flight (_drop_lock)
@@ -283,7 +291,7 @@ class TableService:
         await self.responder.serve(
             subjects.held_requests(self.announcer.copy), self._dispatch, False
         )
-        await self.responder.serve(subjects.HEALTH_TABLES, self._health)
+        await self.responder.serve(subjects.HEALTH_TABLES, self._health, shed=False)
         self.announcer.start()  # the callers send this copy the tables it holds (affinity.py)
         self.sweeper = asyncio.create_task(self._sweep_forever())
         self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
@@ -824,7 +832,7 @@ class TableService:
             outcome = "duplicate" if done.duplicate else "accepted"
             return done
         except (RuleError, ServiceError) as exc:
-            refused = not isinstance(exc, ServiceError) or exc.code != "unavailable"
+            refused = not isinstance(exc, ServiceError) or exc.code not in SERVICE_BUSY
             outcome = "refused" if refused else "failed"
             raise
         finally:
@@ -847,6 +855,7 @@ class TableService:
             self.acted.clear()  # bounded memory: forgetting only delays an abandonment
         self.acted[table_id] = time.time()
         async with self._lock(table_id):
+            refuse_if_late()  # overloaded: it waited too long behind the table's other requests
             await self._steps(table_id)  # a table a crashed copy left waiting, first
             done = await self._execute(table_id, lambda t: (command_id, message), client_id=req.id)
             assert done is not None
@@ -929,7 +938,7 @@ class TableService:
                         table=table_id,
                         error=str(exc),
                     )
-                    await asyncio.sleep(min(0.05 * 2**retries, 1.0))
+                    await asyncio.sleep(APPEND_RETRY.delay(retries))
                 retries += 1
                 if retries > self.settings.max_retries:
                     raise ServiceError(
