@@ -6,7 +6,9 @@
 Each table is created and filled over HTTP; every seat opens the table's WebSocket, says hello with
 its token and, whenever its view says it is to move, plays one of its legal moves at random (the
 moves of the state frame, or the engine's own ``SeatClient`` when a frame carries none); between
-the hands of a match (``--hands``) it presses 继续 once, as the web client's button does. A table
+the hands of a match (``--hands``) it presses 继续 once, as the web client's button does. A move
+refused as ``unavailable``, ``overloaded`` or ``conflict`` is sent again with the same id after
+the web client's back-off (``paiju_services.backoff``, at least the answer's ``retry_after``). A table
 whose match ends is replaced by a new one, so N tables stay live. Closed loop (the default) plays
 as soon as it may; ``--pace R`` makes each table play R moves a second.
 
@@ -57,6 +59,10 @@ import uvloop
 import websockets
 
 from paiju_services import memory
+from paiju_services.backoff import Backoff
+
+RESEND = Backoff(base=0.3, cap=5.0)  # the web client's (web-client/js/backoff.js)
+RESEND_CODES = frozenset({"unavailable", "overloaded", "conflict"})
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -309,10 +315,18 @@ class _Frame(msgspec.Struct):
     moves: list[Any] | None = None
     code: str | None = None
     id: str | None = None
+    retry_after: int = 0
 
 
 _frames = msgspec.json.Decoder(_Frame)
 _encode = msgspec.json.encode
+
+
+async def _send_later(ws: Any, text: str, wait: float) -> None:
+    """A refused move sent again, the same frame (the same id), after ``wait`` seconds."""
+    await asyncio.sleep(wait)
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await ws.send(text)
 
 
 class Load:
@@ -392,6 +406,8 @@ class Load:
     ) -> None:
         engine: Any = None
         sent: dict[str, float] = {}
+        unanswered: dict[str, tuple[str, int]] = {}  # a move's frame, and its resends so far
+        resends: set[asyncio.Future[None]] = set()
         continued = -1  # the hand this seat last pressed 继续 after
         table_id = slot.id
         base = self.ws_bases[(int(table_id, 16) + seat["seat"]) % len(self.ws_bases)]
@@ -411,9 +427,19 @@ class Load:
                     return
                 if kind == "error":
                     self.stats.error(frame.code or "?")
-                    sent.pop(frame.id or "", None)
+                    pending = unanswered.pop(frame.id or "", None)
+                    if pending is not None and frame.code in RESEND_CODES:
+                        text, tries = pending
+                        unanswered[frame.id or ""] = (text, tries + 1)
+                        wait = max(RESEND.delay(tries), float(frame.retry_after))
+                        resend = asyncio.ensure_future(_send_later(ws, text, wait))
+                        resends.add(resend)
+                        resend.add_done_callback(resends.discard)
+                    else:
+                        sent.pop(frame.id or "", None)
                     continue
                 if kind == "ack":
+                    unanswered.pop(frame.id or "", None)
                     if self.stats.measuring:
                         self.stats.accepted += 1
                     continue
@@ -462,7 +488,8 @@ class Load:
                 sent[command_id] = time.monotonic()
                 move = self.rng.choice(moves)
                 command = {"type": "command", "id": command_id, "command": move}
-                await ws.send(_encode(command).decode())
+                unanswered[command_id] = (text := _encode(command).decode(), 0)
+                await ws.send(text)
 
     async def run(self, kill: Callable[[], None] | None = None) -> dict[str, Any]:
         # a small pool: httpx looks over every pooled connection on each request
