@@ -23,6 +23,7 @@ import pytest
 import websockets
 
 from integration.harness import Proc, Stack, new_table, owner, wait_status
+from paiju_services import bus
 from paiju_services.backoff import Backoff, Streak, from_settings
 from paiju_services.bots import Gate
 from paiju_services.bus import RETRY_AFTER, Responder, refuse_if_late
@@ -274,3 +275,39 @@ async def until_overloaded(http: httpx.AsyncClient, table: str, timeout: float =
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the copy never refused a request")
+
+
+# --- a service's connection to NATS ------------------------------------------------------------------
+
+
+async def test_a_service_waits_longer_between_attempts_to_reach_nats_again(
+    tmp_path: Path,
+) -> None:
+    """nats-py waits ``reconnect_time_wait`` between two attempts; bus.connect sets it anew after
+    each failed one: the waits it set while nats-server was away are read as they change."""
+    stack = Stack(tmp_path)
+    stack.start_nats()
+    settings = Settings(nats_url=stack.nats_url, retry_base=0.2, retry_cap=10.0)
+    nc = await bus.connect(settings, "probe")
+    try:
+        assert stack.nats is not None
+        waits = [nc.options["reconnect_time_wait"]]  # the one set at connection
+        stack.nats.stop()
+        outage = time.monotonic() + 5.0
+        while time.monotonic() < outage:
+            if nc.options["reconnect_time_wait"] != waits[-1]:  # a draw: never the same twice
+                waits.append(nc.options["reconnect_time_wait"])
+            await asyncio.sleep(0.02)
+        stack.start_nats(again=True)
+        deadline = time.monotonic() + 10
+        while not nc.is_connected and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert nc.is_connected
+    finally:
+        await nc.close()
+        stack.stop()
+    policy = Backoff(0.2, bus.RECONNECT_CAP)
+    failed = waits[1:]
+    assert 2 <= len(failed) <= policy.most_attempts(5.0), waits
+    for failures, wait in enumerate(failed):  # each within its step's upper half
+        assert policy.ceiling(failures) / 2 <= wait <= policy.ceiling(failures), waits
