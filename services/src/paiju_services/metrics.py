@@ -57,6 +57,10 @@ CORRUPT_LOGS = Counter(
     "log found behind what the stream confirmed: each also logged as an error",
 )
 REBUILDS = Counter("paiju_rebuilds", "Table logs loaded or caught up from the stream")
+COPIES_AHEAD = Counter(
+    "paiju_copies_ahead",
+    "Cached table logs found ahead of their stream (events it does not hold), read again whole",
+)
 REBUILD_EVENTS = Counter("paiju_rebuild_events", "Events replayed while loading table logs")
 HOT_TABLES = Gauge("paiju_hot_tables", "Tables held in this copy's memory")
 VIEWS_OUT = Counter(

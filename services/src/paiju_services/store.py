@@ -223,6 +223,19 @@ class EventStore:
             raise StoreError(f"last message of {table_id}: {exc!r}") from exc
         return int(msg.seq or 0)
 
+    async def tip(self, table_id: str) -> tuple[int, int | None]:
+        """The stream sequence and the ``Paiju-Index`` of the table's last message, from the
+        stream leader: (0, None) when its subject holds none. What a copy's memory is checked
+        against when in doubt (``tablelog.load``)."""
+        try:
+            msg = await self.js.get_last_msg(self.stream, subjects.events_subject(table_id))
+        except nats.js.errors.NotFoundError:
+            return 0, None
+        except (nats.errors.Error, TimeoutError) as exc:  # a stream electing its leader too
+            raise StoreError(f"last message of {table_id}: {exc!r}") from exc
+        index = (msg.headers or {}).get(subjects.H_INDEX)
+        return int(msg.seq or 0), None if index is None else int(index)
+
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """The table's messages with a stream sequence above ``after``, up to ``until`` (default:
         the last one now), in order. Read by batched direct gets (up to ``READ_BATCH`` messages of

@@ -20,6 +20,7 @@ state silently decided on.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,10 +34,12 @@ from paiju.protocol import Event, HandEnded, decode, encode
 from paiju.table import Config, TableState
 from paiju_services import metrics, subjects
 from paiju_services.errors import ServiceError
+from paiju_services.logs import log
 from paiju_services.messages import HandsSoFar, PublicState
 from paiju_services.store import EventStore, Stored
 
 _json = msgspec.json.Encoder()
+logger = logging.getLogger("paiju.tablelog")
 
 
 class CorruptLog(Exception):
@@ -221,20 +224,64 @@ def from_messages(table_id: str, msgs: list[Stored]) -> TableLog | None:
 
 
 async def load(store: EventStore, table_id: str, cached: TableLog | None = None) -> TableLog | None:
-    """The table's log brought up to date (None: no such table). ``cached`` is caught up in place:
-    the writer's own, under the table's lock, or a reader's ``fork``.
+    """The table's log brought up to date (None: no such table). ``cached`` is caught up in place
+    (the writer's own, under the table's lock, or a reader's ``fork``), unless it is ahead of the
+    stream: then the log is read again whole (``catch_up``) and a new log returned.
 
     Raises:
         CorruptLog: a stored message is not what the log holds at its place.
     """
-    msgs = await store.read(table_id, after=cached.last_seq if cached else 0)
+    if cached is not None:
+        msgs = await catch_up(store, cached)
+        if msgs is not None:
+            metrics.REBUILDS.inc()
+            metrics.REBUILD_EVENTS.inc(len(msgs))
+            for msg in msgs:
+                cached.apply(msg)
+            return cached
+    msgs = await store.read(table_id)
     metrics.REBUILDS.inc()
     metrics.REBUILD_EVENTS.inc(len(msgs))
-    if cached is None:
-        return from_messages(table_id, msgs)
-    for msg in msgs:
-        cached.apply(msg)
-    return cached
+    return from_messages(table_id, msgs)
+
+
+async def catch_up(store: EventStore, cached: TableLog) -> list[Stored] | None:
+    """The messages that follow a cached log, or None when the cached log holds events its stream
+    does not: the subject's last message comes before the cached one's, or is at the cached one's
+    sequence under another index, or the next message read is not the cached log's next index.
+
+    A copy records the events it appended from the append's acknowledgement; through a stream
+    leader's failover an acknowledged message has been lost (issue 26: two copies held 417
+    events of a log of 415, refused every append as a lost race and answered ``duplicate`` to a
+    move never stored). Catching up such a copy would read nothing (or apply the stream's events
+    on its ghost ones): it is dropped and the log read again whole. Logged, counted
+    (``paiju_copies_ahead``).
+
+    Raises:
+        StoreError: the stream could not be read.
+    """
+    seq, index = await store.tip(cached.table_id)
+    if seq == 0:  # retired to the archive meanwhile (or not on this replica yet)
+        return await store.read(cached.table_id, after=cached.last_seq)
+    if seq == cached.last_seq and index == cached.version - 1:
+        return []
+    if seq > cached.last_seq:
+        msgs = await store.read(cached.table_id, after=cached.last_seq, until=seq)
+        first = msgs[0].headers.get(subjects.H_INDEX) if msgs else None
+        if first == str(cached.version):
+            return msgs
+    metrics.COPIES_AHEAD.inc()
+    log(
+        logger,
+        "copy ahead of the stream",
+        logging.ERROR,
+        table=cached.table_id,
+        version=cached.version,
+        last_seq=cached.last_seq,
+        stream_seq=seq,
+        stream_index=index,
+    )
+    return None
 
 
 class LRU(OrderedDict[str, TableLog]):

@@ -893,6 +893,11 @@ class TableService:
             command_id, command = planned
             # a client's command only: a table step's (a deal's seed ...) stays out of the stream
             fingerprint = None if client_id is None else digest(encode(command))
+            if command_id in table.commands and not fresh:
+                # answered from the stream, never from memory alone: a copy's memory may hold
+                # events the stream lost through a failover (tablelog.catch_up)
+                table, fresh = await self._reload(table), True
+                continue
             if command_id in table.commands:
                 earlier = table.digests.get(command_id)
                 if client_id is not None and earlier is not None and earlier != fingerprint:
@@ -1230,6 +1235,8 @@ class TableService:
         loaded = await self._load(table.table_id, table)
         if loaded is None:  # a replica behind the one that served it before: retryable
             raise StoreError(f"reload {table.table_id}: no messages")
+        if loaded is not table:  # read again whole: the cached copy was ahead of the stream
+            self.cache.put(table.table_id, loaded)
         return loaded
 
     async def _load(self, table_id: str, base: TableLog | None) -> TableLog | None:
