@@ -116,7 +116,11 @@ from paiju_services.views import view_key
 logger = logging.getLogger("paiju.tables")
 
 Plan = Callable[[TableLog], tuple[str, Command] | None]
-TURN_REOFFER = 60.0  # seconds: the sweep offers a bot's turn nobody took again after so long
+TURN_REOFFER = 15.0  # seconds: the sweep offers a bot's turn nobody took again after so long
+# waits before a failed offer is made again, doubling from 0.2 s up to 5 s (then the sweep's
+# re-offer takes over)
+OFFER_RETRY = Backoff(base=0.2, cap=5.0)
+OFFER_RETRIES = 6  # failed offers of one turn retried at once, before the sweep's turn
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
 MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
 # waits between appends whose outcome is unknown (the store away): within one request's time
@@ -266,6 +270,10 @@ class TableService:
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
         self.views = Publisher(self)  # every audience's view after every append (views.py)
         self.own_appends: dict[str, int] = {}  # table → the sequence of this copy's last append
+        # bot turns: table → (version, when this copy first saw the bot's turn there waiting);
+        # a failed offer's retry, per table (``_offer_turn``)
+        self.turns: dict[str, tuple[int, float]] = {}
+        self.offer_retries: dict[str, asyncio.Task[None]] = {}
         # presence, in memory: table → seat → when a gateway copy last said it holds a socket
         # for it; table → when this copy last handled a seat's own command. A restart forgets
         # both and counts from its start (``started``): that only delays an abandonment.
@@ -304,6 +312,8 @@ class TableService:
             with contextlib.suppress(Exception):
                 await self.presence_sub.unsubscribe()
         await self.clock.stop()
+        for task in list(self.offer_retries.values()):
+            task.cancel()
         if self.sweeper:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -869,6 +879,7 @@ class TableService:
             seat=seat,
             type=message.TYPE,
             duplicate=done.duplicate,
+            index=done.index,
             events=done.count,
             retries=done.retries,
             ms=round((time.perf_counter() - t0) * 1000, 2),
@@ -1020,24 +1031,50 @@ class TableService:
             done = await self._execute(table_id, functools.partial(self._step, table_id, full=full))
             if done is None:
                 break
-            log(logger, "table step", table=table_id, events=done.count, version=done.version)
+            log(
+                logger,
+                "table step",
+                table=table_id,
+                index=done.index,
+                events=done.count,
+                version=done.version,
+            )
             table = await self._table(table_id)
         if table.over:
             await self._finish(table)
         else:
             await self._offer_turn(table, again)
 
-    async def _offer_turn(self, table: TableLog, again: bool) -> None:
+    async def _offer_turn(self, table: TableLog, again: bool, attempt: int = 0) -> None:
         """If a bot seat is to act, offer its turn to the bots service (``paiju.turns.<table>``):
         the seat's view and nothing more, so the bots service reads no log and holds no card its
-        seats may not see. Offered once per version (the message id); a lost offer is made again
-        by the sweep. A failure is logged: the sweep offers again."""
+        seats may not see. Offered once per version (the message id ``<table>:turn:<version>``).
+
+        A failed offer (the turn stream electing its leader: no responders, a timeout, "message
+        id in process") is made again with the same id at once, backing off with jitter
+        (``_offer_later``), up to ``OFFER_RETRIES`` times; the same id, because a timed-out offer
+        may have been stored, and then the stream drops the repeat. The sweep (``again``) makes
+        the offer once more, under an id of its own, when this copy has seen the turn waiting for
+        ``TURN_REOFFER`` seconds (after reading the table's log: a copy's memory may be behind):
+        an offer the bots took but did not play, or one lost with a node, is never lost for good.
+        """
         seat = api.to_move(table.state)
         entry = self.metas.get(table.table_id)
         if seat is None or entry is None or not table.settled:
             return
         if seat >= len(entry.meta.seats) or entry.meta.seats[seat].kind != "bot":
             return
+        msg_id = f"{table.table_id}:turn:{table.version}"
+        if again:
+            if table.table_id in self.offer_retries:
+                return  # a failed offer is being made again already
+            waiting = self._turn_waiting(table)
+            if waiting >= TURN_REOFFER:
+                if await self.store.last_seq(table.table_id) != table.last_seq:
+                    await self._reload(table)  # behind (a copy that does not hold the table)
+                    return  # the next sweep looks at the table as it is
+                msg_id += f":{int(time.time() // TURN_REOFFER)}"
+                log(logger, "turn offered again", table=table.table_id, waited=round(waiting, 1))
         turn = BotTurn(
             table=table.table_id,
             seat=seat,
@@ -1045,9 +1082,6 @@ class TableService:
             config=table.config.to_dict(),
             view=table.view(seat),
         )
-        msg_id = f"{table.table_id}:turn:{table.version}"
-        if again:
-            msg_id += f":{int(time.time() // TURN_REOFFER)}"
         try:
             await self.js.publish(
                 subjects.turns_subject(table.table_id),
@@ -1056,7 +1090,55 @@ class TableService:
                 headers={"Nats-Msg-Id": msg_id},
             )
         except (nats.errors.Error, TimeoutError) as exc:
-            log(logger, "turn not offered", logging.WARNING, table=table.table_id, error=repr(exc))
+            log(
+                logger,
+                "turn not offered",
+                logging.WARNING,
+                table=table.table_id,
+                version=table.version,
+                attempt=attempt,
+                error=short(f"{type(exc).__name__}: {exc}"),
+            )
+            if not again and attempt < OFFER_RETRIES:
+                self._offer_later(table.table_id, table.version, attempt + 1)
+
+    def _turn_waiting(self, table: TableLog) -> float:
+        """Seconds this copy has seen the bot's turn at ``table``'s version waiting."""
+        now = time.time()
+        seen = self.turns.get(table.table_id)
+        if seen is None or seen[0] != table.version:
+            if len(self.turns) > 4 * self.settings.cache_tables:
+                self.turns.clear()  # bounded: forgetting only delays a re-offer
+            self.turns[table.table_id] = seen = (table.version, now)
+        return now - seen[1]
+
+    def _offer_later(self, table_id: str, version: int, attempt: int) -> None:
+        """Offer the turn at ``version`` again after a back-off, if the table is still there."""
+
+        async def later() -> None:
+            await asyncio.sleep(OFFER_RETRY.delay(attempt - 1))
+            async with self._lock(table_id):
+                table = self.cache.get(table_id)
+                if table is not None and table.version == version and not table.over:
+                    await self._offer_turn(table, again=False, attempt=attempt)
+
+        earlier = self.offer_retries.get(table_id)
+        if earlier is not None and earlier is not asyncio.current_task() and not earlier.done():
+            earlier.cancel()  # of an older version: this one replaces it
+        self.offer_retries[table_id] = task = asyncio.create_task(later())
+        task.add_done_callback(lambda t: self._offer_retried(table_id, t))
+
+    def _offer_retried(self, table_id: str, task: asyncio.Task[None]) -> None:
+        if self.offer_retries.get(table_id) is task:
+            del self.offer_retries[table_id]
+        if not task.cancelled() and task.exception() is not None:
+            log(
+                logger,
+                "turn not offered",
+                logging.WARNING,
+                table=table_id,
+                error=short(repr(task.exception())),
+            )
 
     async def _finish(self, table: TableLog) -> None:
         """The directory says the match is over: status ``finished``, its totals and when, once
@@ -1098,6 +1180,7 @@ class TableService:
         self.seen.pop(table_id, None)
         self.acted.pop(table_id, None)
         self.own_appends.pop(table_id, None)
+        self.turns.pop(table_id, None)
         self.clock.forget(table_id)
         lock = self.locks.get(table_id)
         if lock is not None:  # held, nearly always (the step that finished the table holds it)
