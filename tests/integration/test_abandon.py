@@ -29,6 +29,7 @@ from integration.harness import (
     wait_status,
 )
 from paiju.log import audit, describe
+from paiju_services.bus import ask
 
 ABANDON_AFTER = 4.0
 NO_CLOCK = {"play": 0, "bid": 0, "bury": 0, "continue": 0}  # a friends' table: nothing moves
@@ -72,10 +73,10 @@ async def quiet_table(stack: Stack) -> str:
     nc = await nats.connect(stack.nats_url)
     try:
         body = {"game": "guanpai", "options": {"hands": 2}, "clock": NO_CLOCK}
-        reply = await nc.request("paiju.tables.create", json.dumps(body).encode(), timeout=20)
+        reply = await ask(nc, "paiju.tables.create", json.dumps(body).encode(), timeout=20)
     finally:
         await nc.close()
-    data = json.loads(reply.data)
+    data = json.loads(reply)
     assert data["error"] is None, data
     OWNERS[data["table"]] = data["owner_token"]
     return str(data["table"])

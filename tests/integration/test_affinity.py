@@ -20,8 +20,10 @@ from nats.aio.msg import Msg
 from integration.harness import Stack
 from paiju_services import subjects
 from paiju_services.affinity import Announcement, Copies, copy_token, holder
+from paiju_services.bus import REPLY_AAD, reply_key
 from paiju_services.errors import ServiceError
 from paiju_services.messages import HandsWanted, Health, encoder
+from paiju_services.views import encrypt
 
 TABLES = [hashlib.sha256(str(n).encode()).hexdigest()[:16] for n in range(3000)]
 
@@ -89,7 +91,9 @@ async def answer_as(nc: Client, pattern: str, name: str, probe: str, queue: str 
     subscription still in its buffer)."""
 
     async def reply(msg: Msg) -> None:
-        await msg.respond(encoder.encode(Health(instance=name)))
+        key = reply_key(msg)  # sealed for the caller, as a Responder answers (bus.py)
+        data = encoder.encode(Health(instance=name))
+        await msg.respond(data if key is None else encrypt(key, REPLY_AAD, data))
 
     await nc.subscribe(pattern, queue=queue, cb=reply)
     await nc.request(probe, b"", timeout=5)

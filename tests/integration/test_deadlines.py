@@ -28,6 +28,7 @@ from integration.harness import (
     start_stack,
 )
 from paiju.log import audit
+from paiju_services.bus import ask
 
 Raw = list[tuple[dict[str, str], dict[str, Any]]]
 
@@ -52,10 +53,10 @@ async def clocked_table(stack: Stack, clock: dict[str, int], hands: int = 1) -> 
     nc = await nats.connect(stack.nats_url)
     try:
         body = {"game": "guanpai", "options": {"hands": hands}, "clock": clock}
-        reply = await nc.request("paiju.tables.create", json.dumps(body).encode(), timeout=20)
+        reply = await ask(nc, "paiju.tables.create", json.dumps(body).encode(), timeout=20)
     finally:
         await nc.close()
-    data = json.loads(reply.data)
+    data = json.loads(reply)
     assert data["error"] is None, data
     OWNERS[data["table"]] = data["owner_token"]
     return str(data["table"])

@@ -28,6 +28,7 @@ from paiju.games.guanpai import GAME
 from paiju.log import audit, decode_event, describe, event_lines
 from paiju.protocol import Event
 from paiju_services import subjects, views
+from paiju_services.bus import ask
 
 
 def report_events(jsonl: str) -> list[Event]:
@@ -50,8 +51,8 @@ async def nats_request(stack: Stack, subject: str, body: dict[str, Any]) -> dict
     """A request straight to the table service, as any NATS client may send it."""
     nc = await nats.connect(stack.nats_url)
     try:
-        reply = await nc.request(subject, json.dumps(body).encode(), timeout=10)
-        answer: dict[str, Any] = json.loads(reply.data)
+        reply = await ask(nc, subject, json.dumps(body).encode(), timeout=10)  # sealed reply
+        answer: dict[str, Any] = json.loads(reply)
         return answer
     finally:
         await nc.close()

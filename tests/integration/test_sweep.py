@@ -28,7 +28,7 @@ from integration.harness import (
     raw_log,
 )
 from paiju import api
-from paiju_services import subjects
+from paiju_services import bus, subjects
 from paiju_services.config import Settings
 from paiju_services.messages import CreateTable, Join
 from paiju_services.tables import TableService
@@ -93,8 +93,8 @@ class Reads:
 
 async def ask(nc: Client, subject: str, body: dict[str, Any]) -> dict[str, Any]:
     """A request to the table service, as any client of it may make; its answer."""
-    reply = await nc.request(subject, json.dumps(body).encode(), timeout=20)
-    data: dict[str, Any] = json.loads(reply.data)
+    reply = await bus.ask(nc, subject, json.dumps(body).encode(), timeout=20)  # sealed reply
+    data: dict[str, Any] = json.loads(reply)
     assert data.get("error") is None, data
     return data
 

@@ -31,7 +31,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from paiju_services import subjects
-from paiju_services.bus import request
+from paiju_services.bus import ask, request
 from paiju_services.errors import ServiceError
 from paiju_services.messages import R, Request, decode_reply, encoder
 
@@ -144,12 +144,12 @@ class Copies:
         if copy is not None:
             subject = subjects.held_subject(table_id, verb, copy)
             try:
-                msg = await self.nc.request(subject, encoder.encode(body), timeout=timeout)
+                data = await ask(self.nc, subject, encoder.encode(body), timeout)
             except nats.errors.NoRespondersError:
                 self.heard.pop(copy, None)  # gone (killed): the queue group serves it
             except (nats.errors.Error, TimeoutError) as exc:
                 raise ServiceError("unavailable") from exc
             else:
-                return decode_reply(msg.data, kind)
+                return decode_reply(data, kind)
         subject = subjects.table_subject(table_id, verb)
         return await request(self.nc, subject, body, kind, timeout, "unavailable")

@@ -155,7 +155,7 @@ class BotService:
         self.sub = sub
         self.consumer = asyncio.create_task(self._consume(sub))
         await self.responder.serve(subjects.BOTS_FILL, self._fill)
-        await self.responder.serve(subjects.HEALTH_BOTS, self._health)
+        await self.responder.serve(subjects.HEALTH_BOTS, self._health, keyless=True)
         log(logger, "bots service ready", instance=self.settings.instance)
 
     async def stop(self) -> None:

@@ -9,14 +9,30 @@ waits five seconds for an answer and then sends the request again makes an overl
 do each piece of work twice, and its queue grows without end: a refusal costs a publish, and the
 caller backs off (``paiju_services.backoff``). A handler calls ``refuse_if_late`` before work it
 cannot undo, after a wait of its own (a table's lock).
+
+**Every reply is sealed for its requester alone.** A role's replies come to its inbox prefix
+(``_INBOX_<role>``), and NATS cannot keep one connection of a user from reading the replies of
+another connection of the same user: anyone holding the gateway's password could subscribe to
+``_INBOX_gateway.>`` and read the join replies (seat tokens) and create replies (owner tokens) of
+the real gateway. So each request (``ask``) carries a fresh random key in its ``Paiju-Reply-Key``
+header, and the ``Responder`` encrypts the reply with it (AES-256-GCM, ``views.encrypt``): a
+listener on the inbox reads ciphertext. The request itself, key included, travels on a subject only
+the answering service may subscribe to (``paiju.tables.>``: the table service; ``paiju.bots.fill``:
+the bots service; access.py). A request without a key is refused (``bad_request``) before its
+handler runs — nothing is done whose answer others could read — except on the health subjects,
+whose answers (an instance name and a count) hold nothing and which monitoring asks with any
+client. A requester takes only a reply that opens with its key.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import contextvars
 import logging
+import os
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -31,7 +47,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from paiju.errors import RuleError
-from paiju_services import access, metrics
+from paiju_services import access, metrics, views
 from paiju_services.backoff import Backoff, Streak
 from paiju_services.config import Settings, nats_servers
 from paiju_services.errors import UNAVAILABLE, RemoteError, ServiceError, error_body
@@ -41,6 +57,43 @@ from paiju_services.messages import R, Reply, Request, decode_reply, encoder
 logger = logging.getLogger("paiju.bus")
 
 Handler = Callable[[Msg], Awaitable[Reply]]
+REPLY_KEY = "Paiju-Reply-Key"  # header: the key the reply is sealed with (base64url, 32 bytes)
+REPLY_AAD = b"paiju reply"
+KEY_BYTES = 32
+NO_KEY = "the request has no reply key (Paiju-Reply-Key): its answer would be readable by others"
+
+
+def new_reply_key() -> tuple[bytes, dict[str, str]]:
+    """A fresh reply key and the request headers that carry it."""
+    key = os.urandom(KEY_BYTES)
+    return key, {REPLY_KEY: base64.urlsafe_b64encode(key).decode()}
+
+
+def reply_key(msg: Msg) -> bytes | None:
+    """The reply key a request carries (None: none, or not a key)."""
+    text = (msg.headers or {}).get(REPLY_KEY)
+    if not text:
+        return None
+    try:
+        key = base64.urlsafe_b64decode(text)
+    except (binascii.Error, ValueError):
+        return None
+    return key if len(key) == KEY_BYTES else None
+
+
+def open_reply(key: bytes, data: bytes) -> bytes:
+    """A sealed reply's body.
+
+    Raises:
+        ServiceError: ``unavailable``: the reply does not open with the request's key (not the
+            responder's: a forgery on the inbox, or a responder that does not seal).
+    """
+    try:
+        return views.decrypt(key, REPLY_AAD, data)
+    except views.SealBroken as exc:
+        log(logger, "reply not sealed for this request", logging.WARNING, size=len(data))
+        raise ServiceError("unavailable", detail="a reply that does not open") from exc
+
 
 RECONNECT_CAP = 2.0  # seconds: the longest wait between two attempts to reach NATS again
 RETRY_AFTER = 1  # seconds an overloaded service asks its callers to wait (HTTP Retry-After)
@@ -142,10 +195,17 @@ class Responder:
         self.refusals = Sparing(logger, "requests refused: overloaded", every=10.0)
 
     async def serve(
-        self, subject: str, handler: Handler, queue: bool = True, shed: bool = True
+        self,
+        subject: str,
+        handler: Handler,
+        queue: bool = True,
+        shed: bool = True,
+        keyless: bool = False,
     ) -> None:
-        """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone; ``shed``:
-        refused past the responder's bounds."""
+        """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone. ``shed``:
+        refused past the responder's bounds. ``keyless``: a request without a reply key is
+        answered in clear (only for answers that hold nothing: the health checks); else it is
+        refused."""
 
         async def on_msg(msg: Msg) -> None:
             arrived = time.monotonic()
@@ -153,7 +213,7 @@ class Responder:
                 await self._refuse(msg, "in_flight")
                 return
             await self.slots.acquire()
-            task = asyncio.create_task(self._run(handler, msg, arrived if shed else None))
+            task = asyncio.create_task(self._run(handler, msg, arrived if shed else None, keyless))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
             if shed:  # counted from now: the requests that came before it started count it
@@ -167,15 +227,22 @@ class Responder:
         self.in_flight -= 1
 
     async def _refuse(self, msg: Msg, reason: str) -> None:
-        """Answer ``overloaded`` without doing any of the request."""
+        """Answer ``overloaded`` without doing any of the request (sealed, if it has a key)."""
         metrics.REQUESTS_REFUSED.labels(reason).inc()
         self.refusals.log(reason=reason, in_flight=self.in_flight)
         if msg.reply:
             reply = Reply(error=ServiceError("overloaded", retry_after=RETRY_AFTER).body())
-            with contextlib.suppress(nats.errors.Error):
-                await msg.respond(encoder.encode(reply))
+            await self._respond(msg, reply, reply_key(msg))
 
-    async def _run(self, handler: Handler, msg: Msg, arrived: float | None) -> None:
+    @staticmethod
+    async def _respond(msg: Msg, reply: Reply, key: bytes | None) -> None:
+        data = encoder.encode(reply)
+        if key is not None:
+            data = views.encrypt(key, REPLY_AAD, data)
+        with contextlib.suppress(nats.errors.Error):
+            await msg.respond(data)
+
+    async def _run(self, handler: Handler, msg: Msg, arrived: float | None, keyless: bool) -> None:
         """Handle one request (``arrived``: when, for a shed subject; None: never refused)."""
         t0 = time.perf_counter()
         try:
@@ -184,30 +251,13 @@ class Responder:
                     await self._refuse(msg, "late")
                     return
                 _start_by.set(arrived + self.max_wait)  # for refuse_if_late, in this task only
-            try:
-                reply = await handler(msg)
-            except msgspec.ValidationError as exc:
-                reply = Reply(error=ServiceError("bad_request", detail=str(exc)[:160]).body())
-            except msgspec.DecodeError as exc:
-                reply = Reply(error=ServiceError("bad_json", detail=str(exc)[:160]).body())
-            except (ServiceError, RemoteError, RuleError) as exc:  # answers, not failures
-                reply = Reply(error=error_body(exc))
-            except UNAVAILABLE as exc:  # NATS or the store failed: retryable, "unavailable"
-                log(
-                    logger,
-                    "dependency failed",
-                    logging.WARNING,
-                    subject=msg.subject,
-                    error=repr(exc),
-                )
-                reply = Reply(error=error_body(exc))
-            except Exception as exc:
-                log(logger, "handler failed", logging.ERROR, subject=msg.subject, error=repr(exc))
-                logger.exception("handler failed")
-                reply = Reply(error=error_body(exc))
+            key = reply_key(msg)
+            if key is None and not keyless:
+                reply = Reply(error=ServiceError("bad_request", detail=NO_KEY).body())
+            else:
+                reply = await self._answer(handler, msg)
             if msg.reply:
-                with contextlib.suppress(nats.errors.Error):
-                    await msg.respond(encoder.encode(reply))
+                await self._respond(msg, reply, key)
             log(
                 logger,
                 "request",
@@ -217,6 +267,24 @@ class Responder:
             )
         finally:
             self.slots.release()
+
+    async def _answer(self, handler: Handler, msg: Msg) -> Reply:
+        """The handler's reply, or the error it raised as a reply."""
+        try:
+            return await handler(msg)
+        except msgspec.ValidationError as exc:
+            return Reply(error=ServiceError("bad_request", detail=str(exc)[:160]).body())
+        except msgspec.DecodeError as exc:
+            return Reply(error=ServiceError("bad_json", detail=str(exc)[:160]).body())
+        except (ServiceError, RemoteError, RuleError) as exc:  # answers, not failures
+            return Reply(error=error_body(exc))
+        except UNAVAILABLE as exc:  # NATS or the store failed: retryable, "unavailable"
+            log(logger, "dependency failed", logging.WARNING, subject=msg.subject, error=repr(exc))
+            return Reply(error=error_body(exc))
+        except Exception as exc:
+            log(logger, "handler failed", logging.ERROR, subject=msg.subject, error=repr(exc))
+            logger.exception("handler failed")
+            return Reply(error=error_body(exc))
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop taking requests, then let the ones in flight finish (up to ``grace`` seconds)."""
@@ -250,7 +318,19 @@ async def request(
         RemoteError: the service answered with an error.
     """
     try:
-        msg = await nc.request(subject, encoder.encode(body), timeout=timeout)
+        data = await ask(nc, subject, encoder.encode(body), timeout)
     except (nats.errors.Error, TimeoutError) as exc:  # no responder, a timeout, a lost connection
         raise ServiceError(unavailable) from exc
-    return decode_reply(msg.data, kind)
+    return decode_reply(data, kind)
+
+
+async def ask(nc: Client, subject: str, payload: bytes, timeout: float) -> bytes:
+    """A request with a fresh reply key; the reply's body, opened (nobody else can read it).
+
+    Raises:
+        nats.errors.Error, TimeoutError: as ``Client.request`` (no responders, a timeout ...).
+        ServiceError: ``unavailable``: the reply does not open with the key.
+    """
+    key, headers = new_reply_key()
+    msg = await nc.request(subject, payload, timeout=timeout, headers=headers)
+    return open_reply(key, msg.data)

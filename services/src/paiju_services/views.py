@@ -151,19 +151,42 @@ def _aad(table_id: str, seat: int) -> bytes:
 def seal(key: bytes, table_id: str, seat: int, body: bytes) -> bytes:
     """A seat's body, encrypted and bound to its table and seat (a sealed view moved to another
     table's or seat's subject does not open)."""
-    nonce = os.urandom(NONCE_BYTES)
-    return nonce + AESGCM(key).encrypt(nonce, body, _aad(table_id, seat))
+    return encrypt(key, _aad(table_id, seat), body)
 
 
 class SealBroken(Exception):
-    """A sealed view that does not open with this key (another token's, or altered)."""
+    """A sealed view (or reply) that does not open with this key (another's, or altered)."""
 
 
 def unseal(key: bytes, table_id: str, seat: int, data: bytes) -> bytes:
+    """The body of a seat's sealed view.
+
+    Raises:
+        SealBroken: not sealed with this key for this table and seat, or altered.
+    """
     try:
-        return AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], _aad(table_id, seat))
+        return decrypt(key, _aad(table_id, seat), data)
+    except SealBroken:
+        raise SealBroken(f"the view of seat {seat} at {table_id} does not open") from None
+
+
+def encrypt(key: bytes, aad: bytes, body: bytes) -> bytes:
+    """AES-256-GCM: a fresh 12-byte nonce, then the ciphertext and its tag; ``aad`` binds it to
+    what it is (a seat's view, a reply)."""
+    nonce = os.urandom(NONCE_BYTES)
+    return nonce + AESGCM(key).encrypt(nonce, body, aad)
+
+
+def decrypt(key: bytes, aad: bytes, data: bytes) -> bytes:
+    """What ``encrypt`` sealed.
+
+    Raises:
+        SealBroken: not encrypted with this key and ``aad``, or altered.
+    """
+    try:
+        return AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], aad)
     except (InvalidTag, ValueError) as exc:
-        raise SealBroken(f"the view of seat {seat} at {table_id} does not open") from exc
+        raise SealBroken("does not open with this key") from exc
 
 
 def frame(table_id: str, event: str | None, connected: list[int], body: bytes) -> bytes:

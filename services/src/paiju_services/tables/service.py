@@ -299,7 +299,7 @@ class TableService:
         await self.responder.serve(
             subjects.held_requests(self.announcer.copy), self._dispatch, False
         )
-        await self.responder.serve(subjects.HEALTH_TABLES, self._health, shed=False)
+        await self.responder.serve(subjects.HEALTH_TABLES, self._health, shed=False, keyless=True)
         self.announcer.start()  # the callers send this copy the tables it holds (affinity.py)
         self.sweeper = asyncio.create_task(self._sweep_forever())
         self.presence_sub = await self.nc.subscribe(subjects.PRESENCE_ALL, cb=self._on_presence)
