@@ -43,7 +43,7 @@ H_COMMAND = "Paiju-Command"  # the command id that caused the event
 H_INDEX = "Paiju-Index"  # the event's index in the table log (-1 for the header line)
 H_TYPE = "Paiju-Type"  # the event's type tag (the header line: paiju_log)
 H_BATCH = "Paiju-Batch"  # "i/n": the event is the i-th of the n events its command caused
-H_DIGEST = "Paiju-Digest"  # sha256 of the command (a reused id with another command is refused)
+H_DIGEST = "Paiju-Digest"  # HMAC of the command (a reused id with another command is refused)
 
 TABLE_ID = re.compile(r"[0-9a-f]{16}")
 COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")

@@ -136,6 +136,26 @@ def digest(value: Any) -> str:
     return hashlib.sha256(msgspec.json.encode(value, order="sorted")).hexdigest()
 
 
+MAC_PREFIX = "hmac-sha256:"  # a command's digest keyed by its table's secret (Paiju-Digest)
+
+
+def command_mac(secret: str, command: dict[str, Any]) -> str:
+    """A seat's command's fingerprint in the log (``Paiju-Digest``): an HMAC keyed by the table's
+    secret, so the gateway, which reads the stored headers (``paiju.stored.<table>``), cannot
+    test guesses of a hidden command (打棒's buried kitty) against it, as it could a plain
+    sha256."""
+    data = msgspec.json.encode(command, order="sorted")
+    return MAC_PREFIX + hmac.new(secret.encode(), data, hashlib.sha256).hexdigest()
+
+
+def same_command(stored: str, secret: str, command: dict[str, Any]) -> bool:
+    """Whether ``command`` is the one whose fingerprint the log holds: an HMAC (``command_mac``),
+    or, in a log written before them, the plain sha256 (``digest``), so a command retried across
+    the upgrade is still a duplicate, not ``id_reused``."""
+    mine = command_mac(secret, command) if stored.startswith(MAC_PREFIX) else digest(command)
+    return hmac.compare_digest(stored, mine)
+
+
 def request_digest(req: CreateTable | Join) -> str:
     """What a retry must repeat: the request as sent, but for its id."""
     return digest(msgspec.structs.replace(req, request_id=None))
@@ -903,7 +923,8 @@ class TableService:
                 return None
             command_id, command = planned
             # a client's command only: a table step's (a deal's seed ...) stays out of the stream
-            fingerprint = None if client_id is None else digest(encode(command))
+            secret = None if client_id is None else await self._secret(table_id)
+            fingerprint = None if secret is None else command_mac(secret, encode(command))
             if command_id in table.commands and not fresh:
                 # answered from the stream, never from memory alone: a copy's memory may hold
                 # events the stream lost through a failover (tablelog.catch_up)
@@ -911,7 +932,7 @@ class TableService:
                 continue
             if command_id in table.commands:
                 earlier = table.digests.get(command_id)
-                if client_id is not None and earlier is not None and earlier != fingerprint:
+                if secret and earlier and not same_command(earlier, secret, encode(command)):
                     raise ServiceError("id_reused", id=client_id)
                 index, count = table.commands[command_id]
                 mine = command_id in attempted  # an append whose answer was lost, then found
