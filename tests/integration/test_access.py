@@ -9,15 +9,18 @@ import asyncio
 import base64
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import nats
 import nats.errors
+import nats.js.errors
 import pytest
 from e2e.stack import Stack, running_stack
 from nats.aio.client import Client
+from nats.js.api import AckPolicy, ConsumerConfig
 
 from integration.harness import Socket, join, logged_states, new_table, owner, play_seat
 from paiju import api
@@ -316,3 +319,73 @@ async def test_the_gateway_s_credentials_never_read_a_hidden_card(system: Stack)
             check(table, index, seat, body)
             counts["seats"] += 1
     assert counts["spectators"] > 100 and counts["seats"] > 100, counts
+
+
+REFUSED = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
+
+
+async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
+    system: Stack,
+) -> None:
+    """The bots' consumer is made by the table service: the bots user may pull and acknowledge
+    through it, read it, and nothing else (deleting it stopped every bot for good; a create with
+    its name changes it). The bots' seat tokens are written by the table service as it seats a
+    bot: the bots user reads them and may not overwrite one (that stopped the table's bots)."""
+    table_id = str(system.api("/api/tables", {"game": "guanpai", "players": 3})["id"])
+    system.api(f"/api/tables/{table_id}/bots", {"seats": [1]})
+    operator = await connect(system, "operator")
+    bots = await connect(system, "bots")
+    try:
+        ojs, bjs = operator.jetstream(timeout=2.0), bots.jetstream(timeout=1.0)
+        before = await ojs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        # what it may: read its consumer's information, and its bots' tokens
+        mine = await bjs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        assert mine.config.durable_name == subjects.BOTS_CONSUMER
+        tokens = await bjs.key_value(subjects.BOT_TOKENS_BUCKET)
+        token = (await tokens.get(f"{table_id}.1")).value
+        assert token
+        # what it may not: delete, change or make a consumer, or write a token
+        with pytest.raises(REFUSED):
+            await bjs.delete_consumer(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        changed = ConsumerConfig(
+            durable_name=subjects.BOTS_CONSUMER, filter_subject="paiju.turns.none", max_deliver=1
+        )
+        with pytest.raises(REFUSED):
+            await bjs.add_consumer(subjects.TURNS_STREAM, changed)
+        with pytest.raises(REFUSED):
+            await bjs.add_consumer(subjects.TURNS_STREAM, ConsumerConfig(durable_name="mine"))
+        with pytest.raises(REFUSED):
+            await bjs.publish(f"$KV.{subjects.BOT_TOKENS_BUCKET}.{table_id}.1", b"forged")
+        with pytest.raises(REFUSED):
+            await tokens.put(f"{table_id}.2", b"forged")
+        after = await ojs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        assert after.config == before.config and after.created == before.created
+        kv = await ojs.key_value(subjects.BOT_TOKENS_BUCKET)
+        assert (await kv.get(f"{table_id}.1")).value == token
+        with pytest.raises(nats.js.errors.KeyNotFoundError):
+            await kv.get(f"{table_id}.2")
+    finally:
+        await bots.close()
+        await operator.close()
+
+
+async def test_a_deleted_bots_consumer_is_made_again_and_the_bots_play_on(
+    system: Stack,
+) -> None:
+    """The consumer deleted (by an operator: no service may): the table service's sweep makes it
+    again, the bots, backing off meanwhile, take their turns from it, and a table of bots plays
+    to its end."""
+    operator = await connect(system, "operator")
+    try:
+        ojs = operator.jetstream(timeout=2.0)
+        await ojs.delete_consumer(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        created = system.api("/api/tables", {"game": "guanpai", "players": 3})
+        system.api(f"/api/tables/{created['id']}/bots", {})
+        deadline = time.monotonic() + 60
+        while system.api(f"/api/tables/{created['id']}")["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots' table did not finish"
+            await asyncio.sleep(0.2)
+        info = await ojs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        assert info.config.ack_policy == AckPolicy.EXPLICIT
+    finally:
+        await operator.close()

@@ -16,8 +16,10 @@ guarantees:
   secret, no bot token, no change to any bucket or to the archive, no stream created, deleted or
   purged;
 - the bots service reads the turns the table service offers its seats (stream PAIJU_TURNS: each
-  the seat's own view, through its durable consumer), the directory and its bots' seat tokens,
-  sends commands and joins, and nothing else: no log, so no card its seats may not see.
+  the seat's own view, through its durable consumer, which the table service makes: the bots may
+  pull and acknowledge, not make, change or delete it), the directory and its bots' seat tokens
+  (which the table service writes as it seats a bot: the bots may not write them), sends commands
+  and joins, and nothing else: no log, so no card its seats may not see.
 
 Each role receives replies on its own inbox prefix (``_INBOX_<role>``), so none reads another's
 answers. A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
@@ -62,6 +64,17 @@ def _consumers(stream: str, name: str = "*") -> list[str]:
         f"$JS.API.CONSUMER.DURABLE.CREATE.{stream}.{name}",
         f"$JS.API.CONSUMER.INFO.{stream}.{name}",
         f"$JS.API.CONSUMER.DELETE.{stream}.{name}",
+        f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{name}",
+        f"$JS.ACK.{stream}.{name}.>",
+        "$JS.FC.>",
+    ]
+
+
+def _pulls(stream: str, name: str) -> list[str]:
+    """Pulling from and acknowledging through one consumer, and reading its information: no
+    creation, change (a create with its name) or deletion (the table service makes it)."""
+    return [
+        f"$JS.API.CONSUMER.INFO.{stream}.{name}",
         f"$JS.API.CONSUMER.MSG.NEXT.{stream}.{name}",
         f"$JS.ACK.{stream}.{name}.>",
         "$JS.FC.>",
@@ -113,9 +126,8 @@ ROLES: dict[str, tuple[list[str], list[str]]] = {
             "$JS.API.INFO",
             f"$JS.API.STREAM.INFO.{subjects.TURNS_STREAM}",
             *_reads(DIRECTORY),
-            *_reads(BOT_TOKENS),
-            *_consumers(subjects.TURNS_STREAM, BOTS_CONSUMER),  # its seats' turns, their views only
-            f"$KV.{subjects.BOT_TOKENS_BUCKET}.>",  # its bots' seat tokens
+            *_reads(BOT_TOKENS),  # its bots' seat tokens (the table service writes them)
+            *_pulls(subjects.TURNS_STREAM, BOTS_CONSUMER),  # its seats' turns, their views only
             inbox("bots"),
             *answers("tables"),
         ],

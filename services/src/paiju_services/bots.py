@@ -12,7 +12,12 @@ twice) append one move. A turn is acknowledged only once its move is accepted (o
 made): a move that could not be sent (the table service restarting) is retried, and a turn lost
 on the way is offered again by the table service's sweep, so a bot never stalls a game.
 
-Seat tokens are kept in the ``paiju_bot_tokens`` KV bucket, so any copy can play any bot seat.
+Seat tokens are kept in the ``paiju_bot_tokens`` KV bucket, so any copy can play any bot seat;
+the table service writes each as it seats the bot, and makes the consumer: this service's NATS
+user only reads the tokens and pulls and acknowledges turns (paiju_services.access), so it can
+neither stop the bots of every table (deleting the consumer) nor of another table (overwriting its
+tokens). When the consumer is gone, the fetches back off until the table service's sweep has made
+it again.
 
 Every retry backs off (``paiju_services.backoff``): a turn to be tried again is naked with a wait
 that grows with its deliveries, and the table service as a whole has a ``Gate``: once it answers
@@ -35,7 +40,6 @@ import nats.js.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.kv import KeyValue
 
 from paiju import api, bots
@@ -137,18 +141,9 @@ class BotService:
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
         self.tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
         await self.copies.start()
-        config = ConsumerConfig(
-            durable_name=subjects.BOTS_CONSUMER,
-            description="Paiju bots: the turns of bot seats (their views only)",
-            filter_subject=subjects.TURNS_ALL,
-            deliver_policy=DeliverPolicy.ALL,
-            ack_policy=AckPolicy.EXPLICIT,
-            ack_wait=max(30.0, 4 * self.settings.bot_delay + 10),
-            max_ack_pending=1000,
-            max_deliver=100,
-        )
-        with contextlib.suppress(nats.js.errors.BadRequestError):  # exists (another copy)
-            await self.js.add_consumer(subjects.TURNS_STREAM, config)
+        # the table service makes the consumer (store.ensure_bots_consumer): until it has, or
+        # while it is gone, a fetch fails and _consume waits (a bound subscription needs no
+        # consumer yet, and takes its messages again once it is back)
         sub = await self.js.pull_subscribe_bind(
             durable=subjects.BOTS_CONSUMER, stream=subjects.TURNS_STREAM
         )
@@ -183,8 +178,9 @@ class BotService:
             raise ServiceError("table_not_found", table=req.table[:20])
         taken: list[int] = []
         for seat in req.seats:
+            # the table service keeps the seat's token in paiju_bot_tokens as it seats the bot
+            # (this user may not write there: access.py)
             joined = await self._join(req.table, seat)
-            await self.tokens_kv.put(f"{req.table}.{joined.seat}", joined.token.encode())
             # no local note of the seat here: a partial note (the first bot of two) would pass for
             # the table's full list when the last join deals; _bot_seats reads the directory
             self.seats.pop(req.table, None)

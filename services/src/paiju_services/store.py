@@ -40,6 +40,9 @@ import nats.js.errors
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import (
+    AckPolicy,
+    ConsumerConfig,
+    DeliverPolicy,
     DiscardPolicy,
     KeyValueConfig,
     ObjectMeta,
@@ -613,6 +616,41 @@ async def _ensure_turns(js: JetStreamContext, replicas: int) -> None:
     with contextlib.suppress(nats.js.errors.BadRequestError):
         await js.add_stream(config)
         log(logger, "stream created", stream=subjects.TURNS_STREAM, replicas=replicas)
+
+
+def bots_consumer(bot_delay: float) -> ConsumerConfig:
+    """The bots service's durable pull consumer of the turns (``paiju-bots``), shared by all its
+    copies: a turn not acknowledged within ``ack_wait`` (a bot thinks ``bot_delay`` seconds) is
+    delivered again."""
+    return ConsumerConfig(
+        durable_name=subjects.BOTS_CONSUMER,
+        description="Paiju bots: the turns of bot seats (their views only)",
+        filter_subject=subjects.TURNS_ALL,
+        deliver_policy=DeliverPolicy.ALL,
+        ack_policy=AckPolicy.EXPLICIT,
+        ack_wait=max(30.0, 4 * bot_delay + 10),
+        max_ack_pending=1000,
+        max_deliver=100,
+    )
+
+
+async def ensure_bots_consumer(js: JetStreamContext, bot_delay: float) -> bool:
+    """Make the bots' consumer if it is missing (the table service, at its start and on every
+    sweep: the bots user may only pull from it and acknowledge, never make, change or delete it,
+    paiju_services.access); True when it was made now.
+
+    Raises:
+        nats.errors.Error: JetStream did not answer (the next sweep tries again).
+    """
+    try:
+        await js.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        return False
+    except nats.js.errors.NotFoundError:
+        pass
+    with contextlib.suppress(nats.js.errors.BadRequestError):  # made meanwhile by another copy
+        await js.add_consumer(subjects.TURNS_STREAM, bots_consumer(bot_delay))
+    log(logger, "consumer created", stream=subjects.TURNS_STREAM, consumer=subjects.BOTS_CONSUMER)
+    return True
 
 
 async def _ensure_bucket(

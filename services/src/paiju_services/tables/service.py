@@ -98,7 +98,7 @@ from paiju_services.messages import (
     ViewWanted,
     encoder,
 )
-from paiju_services.store import Conflict, EventStore, StoreError
+from paiju_services.store import Conflict, EventStore, StoreError, ensure_bots_consumer
 from paiju_services.tablelog import (
     LRU,
     CorruptLog,
@@ -286,6 +286,7 @@ class TableService:
         self.loop_tasks: set[asyncio.Task[None]] = set()  # small chores in flight (_drop_lock)
         self.tables_kv: KeyValue
         self.secrets_kv: KeyValue
+        self.bot_tokens_kv: KeyValue  # bot seats' tokens, written here as a bot is seated
         self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
         self.views = Publisher(self)  # every audience's view after every append (views.py)
@@ -308,12 +309,14 @@ class TableService:
         """Bind the KV buckets (``start`` does this; a test may use a copy without serving)."""
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
         self.secrets_kv = await self.js.key_value(subjects.SECRETS_BUCKET)
+        self.bot_tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
         self.in_play = InPlay(self.tables_kv)  # its watch starts with ``start`` (or the test's)
 
     async def start(self) -> None:
         await self.open()
         assert self.in_play is not None
         await self.in_play.start()  # before the sweeps, which wait for its first full read
+        await ensure_bots_consumer(self.js, self.settings.bot_delay)  # the sweep keeps it
         await self.responder.serve(subjects.TABLES_CREATE, self._dispatch)
         await self.responder.serve(subjects.TABLE_REQUESTS, self._dispatch)
         await self.responder.serve(
@@ -562,6 +565,8 @@ class TableService:
             self.metas[table_id] = entry
             log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
             break
+        if req.kind == "bot":  # the bots service reads it there, before the bot's first turn
+            await self.bot_tokens_kv.put(f"{table_id}.{seat}", token.encode())
         await self.views.remember(table_id, token)  # its views' key (a retry: the same)
         async with self._lock(table_id):
             if req.seed is not None:
@@ -1225,7 +1230,7 @@ class TableService:
 
     async def _sweep_forever(self) -> None:
         while True:
-            for work in (self.sweep, self.retire_finished):
+            for work in (self.sweep, self.retire_finished, self.keep_bots_consumer):
                 try:
                     await work()
                 except asyncio.CancelledError:
@@ -1235,6 +1240,12 @@ class TableService:
                         logger, "sweep failed", logging.WARNING, work=work.__name__, error=repr(exc)
                     )
             await asyncio.sleep(self.settings.sweep_interval)
+
+    async def keep_bots_consumer(self) -> None:
+        """The bots service's consumer of the turns, made again if it is gone (the bots user may
+        not make or delete it: access.py); the bots back off until it is back."""
+        if await ensure_bots_consumer(self.js, self.settings.bot_delay):
+            log(logger, "bots consumer was gone: made again", logging.WARNING)
 
     # --- retirement (paiju_services.archive) ------------------------------------------------
 
