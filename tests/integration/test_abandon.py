@@ -29,7 +29,9 @@ from integration.harness import (
     wait_status,
 )
 from paiju.log import audit, describe
+from paiju_services import subjects
 from paiju_services.bus import ask
+from paiju_services.views import presence_proof, presence_window, view_key
 
 ABANDON_AFTER = 4.0
 NO_CLOCK = {"play": 0, "bid": 0, "bury": 0, "continue": 0}  # a friends' table: nothing moves
@@ -175,5 +177,54 @@ def test_two_copies_append_the_abandonment_once(two_copies: tuple[Stack, list[in
                 assert len(abandonments(raw)) == 1, abandonments(raw)
                 assert [e["type"] for _, e in raw[1:]].count("match_ended") == 1
             assert not set(tables) & await live_ids(http)
+
+    asyncio.run(run())
+
+
+def test_presence_without_a_proof_of_the_seat_s_token_keeps_no_table_alive(
+    one_copy: tuple[Stack, list[int]],
+) -> None:
+    """Anyone with the gateway's NATS credentials may publish on ``paiju.presence.<table>``: a
+    seat said there counts only with a proof made with its token's view key, in the current time
+    window (views.presence_proof). Proofs made with Ann's token keep her table alive with no
+    socket at all (the control); a seat said with no proof, with another token's, or with hers
+    of a long-gone window, keeps nothing: the table is abandoned."""
+    stack, (port_a, _) = one_copy
+
+    async def run() -> None:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port_a}", timeout=20) as http:
+            table = await quiet_table(stack)
+            token = await seated(http, table)
+            await wait_status(http, table, "playing")
+            subject = subjects.presence_subject(table)
+            key, other = view_key(token), view_key("not-ann-s-token")
+
+            def said(*proofs: str) -> bytes:
+                seats = [0] * len(proofs)
+                return json.dumps({"instance": "forger", "seats": seats, "proofs": proofs}).encode()
+
+            def proof(with_key: bytes, windows_ago: int = 0) -> str:
+                window = presence_window(time.time()) - windows_ago
+                return presence_proof(with_key, table, 0, window)
+
+            forger = await nats.connect(stack.nats_url)
+            try:
+                deadline = time.monotonic() + ABANDON_AFTER + 2
+                while time.monotonic() < deadline:  # proven: kept alive with no socket
+                    await forger.publish(subject, said(proof(key)))
+                    await asyncio.sleep(0.3)
+                assert (await http.get(f"/api/tables/{table}")).json()["status"] == "playing"
+                deadline = time.monotonic() + ABANDON_AFTER + 15
+                while (await http.get(f"/api/tables/{table}")).json()["status"] != "finished":
+                    assert time.monotonic() < deadline, "forged presence kept the table alive"
+                    unproven = json.dumps({"instance": "forger", "seats": [0]}).encode()
+                    await forger.publish(subject, unproven)
+                    await forger.publish(subject, said(proof(other), "0" * 32, "ünïcode"))
+                    await forger.publish(subject, said(proof(key, windows_ago=3)))
+                    await asyncio.sleep(0.3)
+            finally:
+                await forger.close()
+            raw = await raw_log(stack.nats_url, table)
+            assert [e["type"] for _, e in raw[1:]][-2:] == ["table_abandoned", "match_ended"]
 
     asyncio.run(run())

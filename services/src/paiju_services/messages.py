@@ -271,7 +271,10 @@ def decode_reply(data: bytes, kind: type[R]) -> R:
 class Presence(msgspec.Struct, kw_only=True):
     """What a gateway copy says of one table every ``presence_interval`` (and at once on a
     change), on ``paiju.presence.<table>``: the seats it holds a socket for that said hello with
-    the seat's token. An empty list: none any more."""
+    the seat's token. An empty list: none any more. ``proofs``: for each seat, in order, the proof
+    that the sender holds its token (``views.presence_proof``); the table service ignores a seat
+    without one (any holder of the gateway's NATS credentials may publish here)."""
 
     instance: str
     seats: list[int]
+    proofs: list[str] = msgspec.field(default_factory=list)

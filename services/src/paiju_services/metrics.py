@@ -66,6 +66,10 @@ HOT_TABLES = Gauge("paiju_hot_tables", "Tables held in this copy's memory")
 VIEWS_OUT = Counter(
     "paiju_views_published", "Views published (each audience of each appended event: views.py)"
 )
+PRESENCE_UNPROVEN = Counter(
+    "paiju_presence_unproven",
+    "Presence entries ignored: no proof made with the seat's token (views.presence_proof)",
+)
 
 # --- gateway ---------------------------------------------------------------------------------------
 SOCKETS = Gauge("paiju_sockets", "Open WebSockets")

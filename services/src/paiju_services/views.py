@@ -33,6 +33,7 @@ event (``paiju.stored.<table>``: the version, no body).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 from typing import Any
 
@@ -187,6 +188,35 @@ def decrypt(key: bytes, aad: bytes, data: bytes) -> bytes:
         return AESGCM(key).decrypt(data[:NONCE_BYTES], data[NONCE_BYTES:], aad)
     except (InvalidTag, ValueError) as exc:
         raise SealBroken("does not open with this key") from exc
+
+
+PRESENCE_WINDOW = 30.0  # seconds: a presence proof names the window it was made in
+
+
+def presence_window(now: float) -> int:
+    return int(now // PRESENCE_WINDOW)
+
+
+def presence_proof(key: bytes, table_id: str, seat: int, window: int) -> str:
+    """That the sender holds a socket for ``seat`` at ``table_id`` in ``window``: an HMAC keyed by
+    the seat's view key, which only a holder of the seat's token (the gateway copy serving its
+    socket) and the table service can make. Anyone may read a proof on ``paiju.presence.>`` and
+    say it again, but only within its window and the next (``proves``): a deserted table is kept
+    at most two windows longer, never for good."""
+    text = f"paiju presence\x00{table_id}\x00{seat}\x00{window}".encode()
+    return hmac.new(key, text, hashlib.sha256).hexdigest()[:32]
+
+
+def proves(key: bytes, table_id: str, seat: int, proof: str, now: float) -> bool:
+    """Whether ``proof`` was made with ``key`` for the seat in the window of ``now``, the one
+    before or the one after (clocks a little apart, a message on a window's edge)."""
+    if not proof.isascii():  # compare_digest takes ASCII text only
+        return False
+    window = presence_window(now)
+    return any(
+        hmac.compare_digest(proof, presence_proof(key, table_id, seat, w))
+        for w in (window - 1, window, window + 1)
+    )
 
 
 def frame(table_id: str, event: str | None, connected: list[int], body: bytes) -> bytes:

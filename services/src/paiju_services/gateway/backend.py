@@ -4,7 +4,8 @@ watched. It never reads the secrets bucket and never appends.
 
 Presence: every ``presence_interval`` seconds, and at once when a socket says hello with a seat's
 token or closes, this copy publishes on ``paiju.presence.<table>`` the seats it holds sockets for
-(``messages.Presence``; core NATS, nothing stored); it listens there too, so that its feeds know
+(``messages.Presence``; core NATS, nothing stored), each with a proof made with the seat's view key
+(``views.presence_proof``: the table service ignores a seat said without one); it listens there too, so that its feeds know
 the seats the other copies hold (``feeds.PresenceBook``) and the table service knows who is
 connected (an abandoned table ends).
 """
@@ -135,7 +136,7 @@ class Backend:
                 await sub.unsubscribe()
         for feed in list(self.feeds.values()):
             if feed.local_seats():
-                await self._publish(feed.table_id, frozenset())  # this copy holds none now
+                await self._publish(feed.table_id, {})  # this copy holds none now
         await self.directory.stop()
         await self.copies.stop()
         for feed in list(self.feeds.values()):
@@ -410,12 +411,17 @@ class Backend:
         """A socket said hello with a seat's token, or a seat's socket closed: the feed's frames
         and the other copies hear of it now."""
         feed.presence_changed()
-        future = asyncio.ensure_future(self._publish(feed.table_id, feed.local_seats()))
+        future = asyncio.ensure_future(self._publish(feed.table_id, feed.local_keys()))
         self.publishing.add(future)
         future.add_done_callback(self.publishing.discard)
 
-    async def _publish(self, table_id: str, seats: frozenset[int]) -> None:
-        body = Presence(instance=self.settings.instance, seats=sorted(seats))
+    async def _publish(self, table_id: str, keys: dict[int, bytes]) -> None:
+        """The seats this copy holds sockets for (``keys``: each one's view key), each with its
+        proof for the table service (``views.presence_proof``)."""
+        seats = sorted(keys)
+        window = views.presence_window(time.time())
+        proofs = [views.presence_proof(keys[seat], table_id, seat, window) for seat in seats]
+        body = Presence(instance=self.settings.instance, seats=seats, proofs=proofs)
         try:
             await self.nc.publish(subjects.presence_subject(table_id), msgspec.json.encode(body))
         except Exception as exc:  # NATS away: the next round says it again
@@ -435,9 +441,9 @@ class Backend:
                 for feed in feeds[turn::PRESENCE_ROUNDS]:
                     if feed.closed:
                         continue
-                    seats = feed.local_seats()
-                    if seats and not feed.over:
-                        await self._publish(feed.table_id, seats)
+                    keys = feed.local_keys()
+                    if keys and not feed.over:
+                        await self._publish(feed.table_id, keys)
                     feed.presence_changed()  # another copy gone quiet
 
     async def _on_presence(self, msg: Any) -> None:

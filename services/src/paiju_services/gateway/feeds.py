@@ -270,6 +270,10 @@ class TableFeed:
         """The seats this copy holds a socket for (a watcher that said hello with its token)."""
         return frozenset(w.seat for w in self.watchers if w.seat is not None)
 
+    def local_keys(self) -> dict[int, bytes]:
+        """The view key of each seat this copy holds a socket for (its presence proofs')."""
+        return {w.seat: w.key for w in self.watchers if w.seat is not None and w.key is not None}
+
     def presence(self) -> frozenset[int]:
         """The seats whose players hold a socket on any gateway copy."""
         return self.local_seats() | self.backend.presence.seats(self.table_id, time.time())

@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import nats.errors
 import nats.js.errors
 
 from paiju import api
@@ -77,6 +78,22 @@ class Publisher:
                 self._keep(digest, key)
                 break
         return key
+
+    async def proves(self, meta: TableMeta, seat: int, proof: str, now: float) -> bool:
+        """Whether a presence entry's ``proof`` was made with the view key of the token that holds
+        ``seat`` (``views.presence_proof``): a human seat's, in this window or the next to it.
+        A key that cannot be read now counts as no proof (the next presence message comes within
+        seconds)."""
+        if not 0 <= seat < len(meta.seats):
+            return False
+        held = meta.seats[seat]
+        if held.kind != "human" or not held.token_sha256:
+            return False
+        try:
+            key = await self._key(meta.id, held.token_sha256)
+        except (nats.errors.Error, TimeoutError):
+            return False
+        return key is not None and views.proves(key, meta.id, seat, proof, now)
 
     # --- pushing -------------------------------------------------------------------------------
 

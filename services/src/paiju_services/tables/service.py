@@ -23,7 +23,8 @@ watch of the ``paiju_tables`` bucket (``paiju_services.directory.InPlay``), so a
 the bucket nor reads the entry of a table that is open, finished or closed.
 
 Presence: every copy listens to ``paiju.presence.>`` (the gateway copies say which seats hold a
-socket) and keeps, in memory, when each human seat of a table was last seen connected; the clock's
+socket, each with a proof made with its token's view key: an unproven one is ignored) and keeps,
+in memory, when each human seat of a table was last seen connected; the clock's
 sweep ends a playing table nobody has been connected to for ``abandon_after`` seconds
 (``tables.clock``, "Abandoned tables").
 """
@@ -347,20 +348,27 @@ class TableService:
         log(logger, "table service stopped", instance=self.settings.instance)
 
     async def _on_presence(self, msg: Msg) -> None:
-        """A gateway copy's presence message: its seats are seen connected now."""
+        """A gateway copy's presence message: its seats are seen connected now, each that comes
+        with a proof made with its token's view key (``views.presence_proof``; anyone with the
+        gateway's NATS credentials may publish here). Only a table in play is looked at."""
         table_id = subjects.table_of(msg.subject)
         try:
             said = msgspec.json.decode(msg.data, type=Presence)
         except msgspec.DecodeError:
             return
-        if not subjects.is_table_id(table_id) or not said.seats:
+        listed = self.in_play.tables.get(table_id) if self.in_play is not None else None
+        if listed is None or not said.seats:
             return
         if table_id not in self.seen and len(self.seen) > 16 * self.settings.cache_tables:
             self.seen.clear()  # bounded memory: forgetting only delays an abandonment
         now = time.time()
         seats = self.seen.setdefault(table_id, {})
-        for seat in said.seats[:64]:
-            seats[seat] = now
+        proofs = (said.proofs + [""] * len(said.seats))[: len(said.seats)]  # one a seat
+        for seat, proof in list(zip(said.seats, proofs, strict=True))[:64]:
+            if await self.views.proves(listed.meta, seat, proof, now):
+                seats[seat] = now
+            else:
+                metrics.PRESENCE_UNPROVEN.inc()
 
     def last_seen(self, table_id: str) -> float:
         """The last sign of a person at the table that this copy knows: a seat seen connected,
