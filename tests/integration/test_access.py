@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -22,17 +21,24 @@ from e2e.stack import Stack, running_stack
 from nats.aio.client import Client
 from nats.js.api import AckPolicy, ConsumerConfig
 
-from integration.harness import Socket, join, logged_states, new_table, owner, play_seat
+from integration.harness import (
+    OWNERS,
+    Socket,
+    join,
+    logged_states,
+    new_table,
+    owner,
+    play_seat,
+)
 from paiju import api
 from paiju.api import list_games
 from paiju.registry import get_game
 from paiju.selfcheck import codes_in, without_hidden_hands
-from paiju_services import access, subjects
+from paiju_services import access, bus, subjects
 from paiju_services.store import ARCHIVE_STREAM
+from paiju_services.tables.service import created_table_id
 from paiju_services.views import (
-    VIEWS_ALL,
     VIEWS_PREFIX,
-    SealBroken,
     unpack,
     unseal,
     view_key,
@@ -196,9 +202,11 @@ GAMES = [(game["id"], game["variants"][0]["id"]) for game in list_games()]
 SHORTER = {"tiaoshu": {"limit": 40}}  # as test_every_game: the match end is the same rule
 
 
-async def play_with_bots(http: httpx.AsyncClient, ws: str, game: str, variant: str) -> str:
+async def play_with_bots(
+    http: httpx.AsyncClient, ws: str, game: str, variant: str
+) -> tuple[str, str]:
     """A match of ``game``: a person at seat 0 (a WebSocket through the gateway), bots at the
-    others, played to the end."""
+    others, played to the end; the table and the person's seat token."""
     table = await new_table(http, game=game, variant=variant, options=SHORTER.get(game, {}))
     token = await join(http, table, "玩家", seat=0)
     filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
@@ -208,17 +216,32 @@ async def play_with_bots(http: httpx.AsyncClient, ws: str, game: str, variant: s
         await play_seat(sock, 0, pace=0.05)
     finally:
         await sock.close()
-    return table
+    return table, token
 
 
-async def test_the_gateway_s_credentials_never_read_a_hidden_card(system: Stack) -> None:
-    """A process holding the gateway's credentials listens to everything they let it, while a
-    match of every game is played (a person through the gateway, bots at the other seats): the
-    views of every table, the headers the stream republishes, presence, and the gateway's own
-    replies. It reads the spectators' views in clear, and nothing in them is hidden; a seat's
-    views are sealed, and open only with that seat's token — which the gateway sees only for the
-    players it serves (their join's reply). So it reads no card but the public ones and the hands
-    of the seats whose players it serves; never a bot's, never a card still hidden from them."""
+def secret_forms(token: str) -> list[bytes]:
+    """A token as it could travel: as text, and its view key raw, in hex and in base64."""
+    key = view_key(token)
+    return [
+        token.encode(),
+        key,
+        key.hex().encode(),
+        base64.b64encode(key),
+        base64.urlsafe_b64encode(key).rstrip(b"="),
+    ]
+
+
+async def test_the_gateway_s_credentials_never_read_a_token_nor_a_hidden_card(
+    system: Stack,
+) -> None:
+    """Issue 26's test: a process holding the gateway's credentials subscribes to every subject
+    they let it (the views of every table, the headers the stream republishes, presence, the
+    table-service copies' announcements, and the gateway's inbox, where every gateway copy's
+    replies arrive) while a person creates a table, joins it and plays a match of every game
+    through the gateway (HTTP and WebSocket; bots at the other seats). No received byte holds a
+    seat's or the owner's token or a view key (the join and create replies are sealed for the
+    real gateway: bus.py); every view it can read in clear is the spectators' and shows no
+    hidden card; every seat's view is sealed, and opens only with that seat's token."""
     received: list[tuple[str, dict[str, str], bytes]] = []
 
     async def record(msg: Any) -> None:
@@ -229,41 +252,40 @@ async def test_the_gateway_s_credentials_never_read_a_hidden_card(system: Stack)
 
     spy = await connect(system, "gateway")
     try:
-        for subject in (VIEWS_ALL, subjects.STORED_ALL, subjects.PRESENCE_ALL):
+        _, may_subscribe = access.ROLES["gateway"]
+        for subject in may_subscribe:  # everything the gateway's user may subscribe to
             await spy.subscribe(subject, cb=record)
-        await spy.subscribe(access.inbox("gateway"), cb=record)  # every copy's replies
         await spy.flush()
         base = f"127.0.0.1:{system.port}"
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
-            tables = await asyncio.gather(
+            played = await asyncio.gather(
                 *(play_with_bots(http, f"ws://{base}", g, v) for g, v in GAMES)
             )
             await asyncio.sleep(0.5)
+            tables = [table for table, _ in played]
             states = {t: (await logged_states(http, t))[1] for t in tables}
         assert not spy.errors  # type: ignore[attr-defined]
     finally:
         await spy.close()
+    operator = await connect(system, "operator")
+    try:
+        bot_tokens = await operator.jetstream().key_value(subjects.BOT_TOKENS_BUCKET)
+        bots = [
+            (await bot_tokens.get(f"{table}.{seat}")).value or b""
+            for table in tables
+            for seat in range(1, states[table][0].config.players)
+        ]
+    finally:
+        await operator.close()
 
-    # the seat tokens the spy saw pass: the join replies of the players the gateway serves
-    keys = [
-        view_key(reply["token"])
-        for subject, headers, data in received
-        if subject.startswith(access.inbox_prefix("gateway"))
-        and data
-        and "Nats-Stream" not in headers
-        and {"seat", "token"} <= (reply := json.loads(data)).keys()
-    ]
-    assert len(keys) == len(tables)
-
-    def opened(candidates: list[str], seat: int, data: bytes) -> tuple[str, bytes]:
-        """The table and the body of a sealed view, opened with a key the spy holds."""
-        with pytest.raises(ValueError):
-            json.loads(data)  # sealed: no card in clear
-        for table in candidates:
-            for key in keys:
-                with contextlib.suppress(SealBroken):
-                    return table, unseal(key, table, seat, data)
-        raise AssertionError(f"a sealed view of seat {seat} that no token the gateway saw opens")
+    # no token, nor any form of a view key, in any byte the spy received
+    tokens = [token for _, token in played] + [OWNERS[t] for t in tables]
+    tokens += [b.decode() for b in bots]
+    assert len(tokens) == 2 * len(tables) + len(bots) and all(tokens)
+    forms = [form for token in tokens for form in secret_forms(token)]
+    for subject, headers, data in received:
+        blob = b"\0".join([subject.encode(), json.dumps(headers).encode(), data])
+        assert not any(form in blob for form in forms), subject
 
     def check(table: str, index: int, seat: int | None, body: bytes) -> None:
         view = json.loads(body)["view"]
@@ -274,51 +296,48 @@ async def test_the_gateway_s_credentials_never_read_a_hidden_card(system: Stack)
         public = codes_in(api.view(without_hidden_hands(state, seat), seat))
         assert not codes_in(view) - public, (table, index, seat)
 
-    counts = {"spectators": 0, "seats": 0}
-    audiences: list[tuple[list[str], int, int | None, bytes]] = []
+    keys = {table: view_key(token) for table, token in played}
+    counts = {"spectators": 0, "seats": 0, "sealed replies": 0}
     for subject, headers, data in received:
         if subject.startswith(subjects.STORED_PREFIX):
             assert data == b""  # the stream republishes headers only: no event reaches it
+            digest = headers.get("Paiju-Digest")  # keyed: nothing to test guesses against
+            assert digest is None or digest.startswith("hmac-sha256:"), digest
             continue
-        if subject.startswith(subjects.PRESENCE_PREFIX):
+        if subject.startswith(subjects.PRESENCE_PREFIX) or subject == subjects.COPIES_TABLES:
             assert not codes_in(json.loads(data))
             continue
         if subject.startswith(VIEWS_PREFIX):  # every audience's view after an event
+            table = subject.split(".")[2]
             index, _, parts = unpack(data)
-            audiences += [([subject.split(".")[2]], index, s, part) for s, part in parts.items()]
+            for seat, part in parts.items():
+                if seat is None:
+                    check(table, index, None, part)
+                    counts["spectators"] += 1
+                    continue
+                assert seat == 0  # a bot's seat is never published
+                with pytest.raises(ValueError):
+                    json.loads(part)  # sealed: no card in clear
+                check(table, index, seat, unseal(keys[table], table, seat, part))
+                counts["seats"] += 1
             continue
-        # a reply: only a view's carries cards; the others (create, join, acks) none
-        if not data:
-            continue  # a JetStream status (the lobby's watch of the directory): no body
         stream = headers.get("Nats-Stream")
-        if stream is not None:  # a read: the directory, or an ended table's archived log
-            assert stream in (f"KV_{subjects.TABLES_BUCKET}", ARCHIVE_STREAM), stream
+        if stream is not None or not data:  # a read of the directory, or an ended log
+            assert stream in (None, f"KV_{subjects.TABLES_BUCKET}", ARCHIVE_STREAM), stream
             continue
-        reply = json.loads(data)
-        if "data" not in reply:
-            assert not codes_in(reply), reply
+        assert subject.startswith(access.inbox_prefix("gateway")), subject
+        try:
+            clear = json.loads(data)
+        except ValueError:  # a reply of the table service (create, join, command ...): sealed
+            counts["sealed replies"] += 1
             continue
-        seat, index, data = reply["seat"], reply["index"], base64.b64decode(reply["data"])
-        candidates = list(tables)
-        if seat is None:  # the spectators' view now, in clear: of one of the tables
-            view = json.loads(data)["view"]
-            candidates = [
-                t
-                for t in tables
-                if index < len(states[t]) and view == api.view(states[t][index], None)
-            ]
-            assert candidates, view
-        audiences.append((candidates, index, seat, data))
-    for candidates, index, seat, data in audiences:
-        if seat is None:
-            check(candidates[0], index, None, data)
-            counts["spectators"] += 1
-        else:
-            assert seat == 0  # a bot's seat is never published
-            table, body = opened(candidates, seat, data)
-            check(table, index, seat, body)
-            counts["seats"] += 1
+        # in clear: JetStream's answers (stream information, the lobby's consumer) and the
+        # health checks' (an instance and a count), nothing else
+        jetstream = str(clear.get("type", "")).startswith("io.nats.jetstream.api.")
+        assert jetstream or clear.keys() <= {"error", "instance", "tables"}, clear
+        assert not codes_in(clear)
     assert counts["spectators"] > 100 and counts["seats"] > 100, counts
+    assert counts["sealed replies"] > 3 * len(tables), counts  # create, join, bots, commands
 
 
 REFUSED = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
@@ -334,9 +353,10 @@ async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
     table_id = str(system.api("/api/tables", {"game": "guanpai", "players": 3})["id"])
     system.api(f"/api/tables/{table_id}/bots", {"seats": [1]})
     operator = await connect(system, "operator")
-    bots = await connect(system, "bots")
+    bots, gateway = await connect(system, "bots"), await connect(system, "gateway")
     try:
         ojs, bjs = operator.jetstream(timeout=2.0), bots.jetstream(timeout=1.0)
+        gjs = gateway.jetstream(timeout=1.0)
         before = await ojs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
         # what it may: read its consumer's information, and its bots' tokens
         mine = await bjs.consumer_info(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
@@ -344,9 +364,11 @@ async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
         tokens = await bjs.key_value(subjects.BOT_TOKENS_BUCKET)
         token = (await tokens.get(f"{table_id}.1")).value
         assert token
-        # what it may not: delete, change or make a consumer, or write a token
-        with pytest.raises(REFUSED):
-            await bjs.delete_consumer(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
+        # what it may not (nor may the gateway): delete, change or make a consumer, or write a
+        # token
+        for js in (bjs, gjs):
+            with pytest.raises(REFUSED):
+                await js.delete_consumer(subjects.TURNS_STREAM, subjects.BOTS_CONSUMER)
         changed = ConsumerConfig(
             durable_name=subjects.BOTS_CONSUMER, filter_subject="paiju.turns.none", max_deliver=1
         )
@@ -365,6 +387,7 @@ async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
         with pytest.raises(nats.js.errors.KeyNotFoundError):
             await kv.get(f"{table_id}.2")
     finally:
+        await gateway.close()
         await bots.close()
         await operator.close()
 
@@ -389,3 +412,27 @@ async def test_a_deleted_bots_consumer_is_made_again_and_the_bots_play_on(
         assert info.config.ack_policy == AckPolicy.EXPLICIT
     finally:
         await operator.close()
+
+
+async def test_a_request_without_a_reply_key_is_refused_and_does_nothing(system: Stack) -> None:
+    """Its answer would cross NATS in clear, readable by anyone with the requester's credentials
+    (bus.py): refused before anything is done. The same create with a key makes the table."""
+    client = await connect(system, "gateway")
+    try:
+        request_id = f"keyless-{time.time_ns()}"
+        body = json.dumps({"game": "guanpai", "request_id": request_id}).encode()
+        reply = await client.request(subjects.TABLES_CREATE, body, timeout=10)
+        error = json.loads(reply.data)["error"]
+        assert error["code"] == "bad_request" and "Paiju-Reply-Key" in error["en"], error
+        table_id = created_table_id(request_id)
+        kv = await client.jetstream().key_value(subjects.TABLES_BUCKET)
+        with pytest.raises(nats.js.errors.KeyNotFoundError):
+            await kv.get(table_id)
+        made = json.loads(await bus.ask(client, subjects.TABLES_CREATE, body, timeout=10))
+        assert made["table"] == table_id and made["owner_token"]
+        assert json.loads((await kv.get(table_id)).value or b"")["id"] == table_id
+        # the health checks alone answer without a key: their answers hold nothing
+        health = await client.request(subjects.HEALTH_TABLES, b"{}", timeout=5)
+        assert json.loads(health.data)["error"] is None
+    finally:
+        await client.close()

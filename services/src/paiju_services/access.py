@@ -22,7 +22,8 @@ guarantees:
   and joins, and nothing else: no log, so no card its seats may not see.
 
 Each role receives replies on its own inbox prefix (``_INBOX_<role>``), so none reads another's
-answers. A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
+answers; and as any connection of a user may read all of that user's inbox, every reply is
+sealed with a key only its request carried (bus.py), so none reads another connection's either. A subject not allowed is refused by nats-server itself: a publish is dropped with a permissions
 violation, and a request on it gets no answer.
 """
 
