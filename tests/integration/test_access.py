@@ -436,3 +436,29 @@ async def test_a_request_without_a_reply_key_is_refused_and_does_nothing(system:
         assert json.loads(health.data)["error"] is None
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize(
+    ("role", "subject"),
+    [
+        ("gateway", subjects.TABLES_ALL),
+        ("gateway", "paiju.tables.*.join"),
+        ("gateway", subjects.BOTS_FILL),
+        ("bots", subjects.TABLES_ALL),
+        ("bots", "paiju.tables.*.command.*"),
+    ],
+)
+async def test_requests_reach_only_the_service_that_answers_them(
+    system: Stack, role: str, subject: str
+) -> None:
+    """A request carries its reply key (and a command its seat token) on a subject only its
+    answering service may subscribe to: the table service's (``paiju.tables.>``), the bots
+    service's (``paiju.bots.fill``). Any other role's subscription there is refused."""
+    client = await connect(system, role)
+    try:
+        await client.subscribe(subject)
+        await asyncio.sleep(0.2)  # the server's violation notice reaches the client
+        said = [str(e).lower() for e in client.errors]  # type: ignore[attr-defined]
+        assert any(f'subscription to "{subject}"' in e for e in said), said
+    finally:
+        await client.close()
