@@ -317,7 +317,10 @@ class TableService:
         await self.open()
         assert self.in_play is not None
         await self.in_play.start()  # before the sweeps, which wait for its first full read
-        await ensure_bots_consumer(self.js, self.settings.bot_delay)  # the sweep keeps it
+        try:
+            await ensure_bots_consumer(self.js, self.settings.bot_delay)  # the sweep keeps it
+        except (nats.errors.Error, TimeoutError) as exc:  # the sweep makes it, then
+            log(logger, "bots consumer not made", logging.WARNING, error=repr(exc))
         await self.responder.serve(subjects.TABLES_CREATE, self._dispatch)
         await self.responder.serve(subjects.TABLE_REQUESTS, self._dispatch)
         await self.responder.serve(
