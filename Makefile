@@ -9,7 +9,7 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck unit soak soak-services wheel bench load clean
+.PHONY: run test lint typecheck jsunit unit soak soak-services wheel bench load clean
 
 $(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,11 @@ unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration
 	$(BIN)/pytest tests/integration
 
-test: lint typecheck unit
+## jsunit: the browser code's own unit tests (web-client/test/, node's built-in runner)
+jsunit:
+	node --test web-client/test/
+
+test: lint typecheck jsunit unit
 
 ## soak: every Hypothesis test (the property tests) with the `soak` profile: ten times the
 ## examples, random rather than derandomized (tests/conftest.py); long, not part of `make test`
