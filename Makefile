@@ -9,21 +9,41 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck jsunit unit soak soak-services wheel bench load clean
+.PHONY: run test lint typecheck jsunit unit soak soak-services wheel bench load lock clean
 
-$(STAMP): requirements-dev.txt shared-engine/pyproject.toml services/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements-dev.txt -e shared-engine -e services
+# Every Python package comes from requirements.lock: exact versions, each with its hashes, so a new
+# release (of ruff, say) changes nothing here until `make lock` takes it in. The venv is cleared
+# first, so a package dropped from the lock is gone too. The two local packages go in editable,
+# with no dependencies of their own (the lock has them) and no build isolation (the lock's
+# setuptools and wheel build them, rather than whatever an isolated build env would fetch).
+LOCK := requirements.lock
+$(STAMP): $(LOCK) shared-engine/pyproject.toml services/pyproject.toml
+	$(PYTHON) -m venv --clear $(VENV)
+	$(BIN)/pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e shared-engine -e services
 	touch $@
 
+## lock: resolve requirements.in (the local packages' dependencies, requirements-dev.txt) into
+## requirements.lock for CPython 3.11 on linux x86_64, with every file's hash, from the public
+## index only (uv reads no pip.conf). Versions already in the lock are kept while they still fit;
+## LOCK_FLAGS=--upgrade takes the newest of everything, LOCK_FLAGS="--upgrade-package ruff" one.
+## uv itself is pinned and runs from a throwaway venv, never the project's.
+UV_VERSION := 0.13.9
+LOCK_FLAGS ?=
+lock:
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(PYTHON) -m venv "$$tmp" && "$$tmp/bin/pip" install -q "uv==$(UV_VERSION)" && \
+	"$$tmp/bin/uv" pip compile -q requirements.in -o $(LOCK) --generate-hashes \
+		--python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
+		--no-emit-package paiju --no-emit-package paiju-services \
+		--custom-compile-command "make lock" $(LOCK_FLAGS)
+
 # The browser tests drive Debian's chromium (never a downloaded browser build) with Playwright for
-# Python; a CJK font makes the Chinese pages readable in their screenshots.
+# Python (in the lock); a CJK font makes the Chinese pages readable in their screenshots.
 BROWSER_STAMP := $(VENV)/.browser-installed
 $(BROWSER_STAMP): $(STAMP)
 	if [ ! -x /usr/bin/chromium ]; then apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-wqy-microhei; fi
-	$(BIN)/pip install -q "playwright>=1.45"
 	touch $@
 
 $(NODE_STAMP): web-client/package.json
@@ -31,11 +51,10 @@ $(NODE_STAMP): web-client/package.json
 	touch $@
 
 wheel: $(WHEEL_DIR)/.built
-# --no-isolation builds with the venv's own backend, which must meet shared-engine's
-# [build-system] requires (a fresh 3.11 venv has setuptools 65 and no wheel). A stale
-# setuptools build/ dir would leak deleted modules into the wheel, so it goes first.
+# --no-isolation builds with the venv's own backend: the lock's setuptools and wheel, which meet
+# shared-engine's [build-system] requires. A stale setuptools build/ dir would leak deleted
+# modules into the wheel, so it goes first.
 $(WHEEL_DIR)/.built: $(STAMP) $(ENGINE_SRC)
-	$(BIN)/pip install -q "setuptools>=68" wheel
 	rm -rf $(WHEEL_DIR) shared-engine/build && mkdir -p $(WHEEL_DIR)
 	$(PY) -m build --wheel --no-isolation --outdir $(WHEEL_DIR) shared-engine >/dev/null
 	touch $@
