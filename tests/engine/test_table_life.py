@@ -17,6 +17,7 @@ from paiju.games.banzipao import GAME as BANZIPAO
 from paiju.games.guanpai import GAME
 from paiju.log import audit, describe, dump_lines, event_line, event_lines
 from paiju.protocol import (
+    LIMIT_MARGIN,
     Abandon,
     AutoPlay,
     AutoPlayed,
@@ -24,12 +25,14 @@ from paiju.protocol import (
     Close,
     Continue,
     Continued,
+    EndAtLimit,
     Event,
     MatchEnded,
     Pass,
     Play,
     SetAuto,
     TableAbandoned,
+    TableAtLimit,
     TableClosed,
     decode,
     encode,
@@ -387,6 +390,45 @@ def test_an_abandoned_table_is_audited_and_told() -> None:
     i = next(i for i, e in enumerate(t.events) if isinstance(e, TableAbandoned))
     forged = json.dumps(encode(TableAbandoned(totals=(5, -5, 0))))
     report = audit([*lines[: i + 1], forged, *lines[i + 2 :]])
+    assert report.verdict == "failed" and report.bad_index == i
+
+
+# --- a table at its bound on events: the match ends with the scores as they stand -----------------
+
+
+def test_a_table_at_its_limit_of_events_ends_with_the_scores_as_they_stand() -> None:
+    """``end_at_limit`` ends the match like an abandonment, but only once the ending fits the
+    bound and leaves fewer than ``LIMIT_MARGIN`` of its events unused; the audit replays it and
+    tells it, and refuses one appended well before the bound."""
+    t = Table(hands=3)
+    t.until_hand_ends()
+    _reveal(t)
+    scored = t.state.totals
+    seat = t.until_turn()
+    t.do(bots.choose(t.state, seat))  # the second hand is under way: it will not be scored
+    events = t.state.version
+    assert refused(t.state, EndAtLimit(limit=events + 1)) == "not_at_limit"  # no room to end
+    assert refused(t.state, EndAtLimit(limit=events + 2 + LIMIT_MARGIN)) == "not_at_limit"
+    limit = events + 2 + LIMIT_MARGIN - 1
+    ending = [TableAtLimit(totals=scored, limit=limit), MatchEnded(totals=scored)]
+    assert t.do(EndAtLimit(limit=limit)) == ending
+    assert t.state.phase == "over" and t.state.totals == scored
+    assert refused(t.state, EndAtLimit(limit=limit)) == "wrong_phase"  # once
+    lines = dump_lines(t.state.config, t.events, table_id="t-at-limit")
+    report = audit(lines)
+    assert report.verdict == "sound", describe(report)
+    told = describe(report)
+    said = (
+        "牌局的事件数已达上限，已结束（按当前比分）",
+        "The table reached its limit of events: the match ended (scores as they stand)",
+    )
+    assert said in told and event_line(ending[0], GAME.words, None) == said
+    assert any("the hand is not scored" in en for _, en in told)
+    assert decode(encode(ending[0])) == ending[0]
+    # the same ending claimed far from the bound is named at its index
+    i = len(t.events) - 2
+    early = json.dumps(encode(TableAtLimit(totals=scored, limit=limit + LIMIT_MARGIN)))
+    report = audit([*lines[: i + 1], early, *lines[i + 2 :]])
     assert report.verdict == "failed" and report.bad_index == i
 
 

@@ -40,6 +40,10 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
     "not_auto": ("没有在托管", "Auto-play is not on"),
     "bad_auto_reason": ("无效的托管原因：{reason}", "Not a reason for auto-play: {reason}"),
     "already_continued": ("你已经按过继续了", "You have already pressed Continue"),
+    "not_at_limit": (
+        "牌局还没到事件数上限（{events} / {limit}）",
+        "The table is not at its limit of events ({events} of {limit})",
+    ),
     "seat_left": (
         "这个座位的玩家已离座，由托管代打",
         "This seat's player left; auto-play plays it",

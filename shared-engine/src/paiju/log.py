@@ -31,6 +31,7 @@ from paiju.protocol import (
     SeedAdded,
     SeedRevealed,
     TableAbandoned,
+    TableAtLimit,
     TrickWon,
     decode,
     encode,
@@ -491,6 +492,7 @@ _TABLE_EVENTS = (
     AutoPlayed,
     Continued,
     TableAbandoned,
+    TableAtLimit,
 )
 
 
@@ -526,7 +528,8 @@ def describe(report: Audit) -> list[Text]:
     ]
     good = report.events if report.bad_index is None else report.events[: report.bad_index]
     deals = {d.hand_no: d.status for d in report.deals}
-    hand_no, moves, ended, abandoned = 0, 0, False, False
+    hand_no, moves, ended = 0, 0, False
+    cut: Text | None = None  # how a hand cut short by an early ending is told
 
     def close_hand() -> None:
         if not hand_no:
@@ -543,8 +546,8 @@ def describe(report: Audit) -> list[Text]:
                 score=(
                     ("计分与规则相符", "its score follows the rules")
                     if ended
-                    else ABANDONED_HAND
-                    if abandoned
+                    else cut
+                    if cut is not None
                     else ("之后出错，见下", "then it goes wrong, see below")
                     if report.error is not None
                     else ("日志在计分前中断", "the log stops before its score")
@@ -561,11 +564,11 @@ def describe(report: Audit) -> list[Text]:
             close_hand()
             out.extend(result_lines(event, words, names))
             hand_no = 0
-        elif isinstance(event, TableAbandoned):
-            abandoned = True
+        elif isinstance(event, TableAbandoned | TableAtLimit):
+            cut = CUT_HAND[event.TYPE]
             close_hand()
             hand_no = 0
-            out.append(CORE_LINES["table_abandoned"])
+            out.append(event_line(event, words, names))
         elif not isinstance(event, _TABLE_EVENTS):
             moves += 1
     close_hand()
@@ -875,8 +878,14 @@ CORE_LINES: dict[str, Text] = {
         "Nobody was connected: the table ended (scores as they stand)",
     ),
 }
-# the score of a hand in progress when its table was abandoned: none (the scores stand as they were)
-ABANDONED_HAND: Text = ("牌桌无人在线，本局不计分", "nobody was connected: the hand is not scored")
+# the score of a hand in progress when its match ended early: none (the scores stand as they were)
+CUT_HAND: dict[str, Text] = {
+    "table_abandoned": ("牌桌无人在线，本局不计分", "nobody was connected: the hand is not scored"),
+    "table_at_limit": (
+        "牌局的事件数已达上限，本局不计分",
+        "the table reached its limit of events: the hand is not scored",
+    ),
+}
 
 
 def event_line(event: Event, words: Words, names: Names | None, auto: bool = False) -> Text:

@@ -220,6 +220,26 @@ class Close(Command):
     TYPE: ClassVar[str] = "close"
 
 
+# The events of an early ending (``table_abandoned`` or ``table_at_limit``, then ``match_ended``):
+# the room a table service leaves under its bound on events, so that a match can always end.
+ENDING_EVENTS = 2
+# How close to its bound a log must be for ``EndAtLimit``: the ending may leave fewer than this
+# many events unused (more than any one command appends), so a log cut short well before its
+# bound is refused by the engine, and by the audit.
+LIMIT_MARGIN = 64
+
+
+@dataclass(frozen=True, slots=True)
+class EndAtLimit(Command):
+    """The table service ends a match whose log has reached its bound on events (``limit``: the
+    service's ``max_events``), as a game whose length is a score limit could go on past it. The
+    scores stand as they are, as for an abandoned table: the totals of the hands already scored; a
+    hand in progress is not scored."""
+
+    TYPE: ClassVar[str] = "end_at_limit"
+    limit: int
+
+
 # --- events ---------------------------------------------------------------------------------------
 
 
@@ -393,6 +413,19 @@ class TableAbandoned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TableAtLimit(Event):
+    """The log reached the table service's bound of ``limit`` events: the match ends with the
+    scores as they stand (``totals``); ``match_ended`` follows in the same append."""
+
+    TYPE: ClassVar[str] = "table_at_limit"
+    totals: tuple[int, ...]
+    limit: int
+
+    def as_command(self) -> Command:
+        return EndAtLimit(limit=self.limit)
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed(Event):
     """The owner closed the table before its first deal; ``match_ended`` follows in the same
     append."""
@@ -505,6 +538,8 @@ for _cls in (
     TableAbandoned,
     Close,
     TableClosed,
+    EndAtLimit,
+    TableAtLimit,
 ):
     register(_cls)
 

@@ -28,6 +28,8 @@ from paiju.protocol import (
     AUTO_PLAY_REASONS,
     AUTO_REASONS,
     DEAL_SCHEMES,
+    ENDING_EVENTS,
+    LIMIT_MARGIN,
     Abandon,
     AddSeed,
     AutoPlay,
@@ -43,6 +45,7 @@ from paiju.protocol import (
     Deal,
     DealCommitted,
     Dealt,
+    EndAtLimit,
     Event,
     HandEnded,
     MatchEnded,
@@ -51,6 +54,7 @@ from paiju.protocol import (
     SeedRevealed,
     SetAuto,
     TableAbandoned,
+    TableAtLimit,
     TableClosed,
     encode,
 )
@@ -212,6 +216,8 @@ class TableGame(Generic[S]):
         self.evolve_by(TableAbandoned, self._on_abandoned)
         self.handle(Close, self._decide_close)
         self.evolve_by(TableClosed, self._on_closed)
+        self.handle(EndAtLimit, self._decide_end_at_limit)
+        self.evolve_by(TableAtLimit, self._on_abandoned)
 
     def handle(self, command: type[Command], decider: Callable[[S, Any], list[Event]]) -> None:
         """``decider(state, command)`` decides commands of this type (a game's own commands: it
@@ -581,8 +587,22 @@ class TableGame(Generic[S]):
             raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
         return [TableAbandoned(totals=state.totals), MatchEnded(totals=state.totals)]
 
-    def _on_abandoned(self, state: S, event: TableAbandoned) -> Changes:
+    def _on_abandoned(self, state: S, event: TableAbandoned | TableAtLimit) -> Changes:
         return {"turn": None, "to_speak": ()}
+
+    def _decide_end_at_limit(self, state: S, command: EndAtLimit) -> list[Event]:
+        """The log is at the table service's bound on events: the match ends with the scores as
+        they stand (like an abandonment), in any phase but ``over``, so once; only when the ending
+        fits the bound and leaves fewer than ``LIMIT_MARGIN`` events of it unused."""
+        if state.phase == "over":
+            raise RuleError("wrong_phase", phase=self.phase_name(state.phase))
+        unused = command.limit - (state.version + ENDING_EVENTS)
+        if not 0 <= unused < LIMIT_MARGIN:
+            raise RuleError("not_at_limit", events=state.version, limit=command.limit)
+        return [
+            TableAtLimit(totals=state.totals, limit=command.limit),
+            MatchEnded(totals=state.totals),
+        ]
 
     def _decide_close(self, state: S, command: Close) -> list[Event]:
         """The owner closes the table before its first deal: it ends unplayed."""

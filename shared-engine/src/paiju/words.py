@@ -265,6 +265,10 @@ CORE_WORDS = Words(
             "Nobody was connected: the table ended (scores as they stand)",
         ),
         "table_closed": ("房主在开局前关闭了牌桌", "The owner closed the table before it started"),
+        "table_at_limit": (
+            "牌局的事件数已达上限，已结束（按当前比分）",
+            "The table reached its limit of events: the match ended (scores as they stand)",
+        ),
     },
     # seats in 托管, and seats that pressed 继续 since the hand ended
     seat_marks={"auto": ("托管", "Auto"), "ready": ("已继续", "Ready")},
