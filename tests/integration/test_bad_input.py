@@ -15,7 +15,16 @@ import nats
 import pytest
 import websockets
 
-from integration.harness import Socket, Stack, free_port, join, new_table, owner, raw_log
+from integration.harness import (
+    Socket,
+    Stack,
+    assert_clean_log,
+    free_port,
+    join,
+    new_table,
+    owner,
+    raw_log,
+)
 from integration.test_metrics import scrape
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
@@ -585,15 +594,18 @@ async def test_a_match_longer_than_the_limit_is_refused(
     assert r.json()["options"]["hands"] == 100
 
 
-async def test_a_table_at_its_event_limit_takes_no_more_events(
+async def test_a_table_at_its_event_limit_ends_its_match_instead_of_the_command(
     stack: Stack, http: httpx.AsyncClient, table: Table
 ) -> None:
-    """A copy of the table service whose bound on events per table the table has reached
-    refuses the next command with ``table_too_long`` and appends nothing."""
+    """A copy of the table service whose bound on events per table leaves no room for the next
+    command and the match's ending ends the match instead (``table_at_limit`` + ``match_ended``,
+    the scores as they stand), appends nothing of the command and refuses it with
+    ``table_too_long``; the table is finished."""
     before = await snapshot(stack, table.id)
+    events = len(before) - 1  # the header first
     nc = await nats.connect(stack.nats_url)
     try:
-        settings = Settings(nats_url=stack.nats_url, instance="bounded", max_events=len(before) - 1)
+        settings = Settings(nats_url=stack.nats_url, instance="bounded", max_events=events)
         service = TableService(settings, nc, nc.jetstream())
         await service.open()
         me = table.turn
@@ -603,10 +615,19 @@ async def test_a_table_at_its_event_limit_takes_no_more_events(
                 table.id, SeatCommand(id="one-more", token=table.tokens[me], command=move)
             )
         assert refused.value.code == "table_too_long"
-        assert str(len(before) - 1) in refused.value.en
+        assert str(events) in refused.value.en
     finally:
         await nc.close()
-    assert await snapshot(stack, table.id) == before
+    after = await snapshot(stack, table.id)
+    assert after[: len(before)] == before
+    ending = [(h["Paiju-Command"], e["type"], e.get("limit")) for h, e in after[len(before) :]]
+    assert ending == [
+        (f"limit.{events}", "table_at_limit", events + 2),  # a log already at the bound
+        (f"limit.{events}", "match_ended", None),
+    ]
+    assert_clean_log(after)
+    r = await http.get(f"/api/tables/{table.id}")
+    assert r.json()["status"] == "finished", r.text
 
 
 @pytest.mark.parametrize("table_id", ["0123456789abcdef", "not-a-table"])

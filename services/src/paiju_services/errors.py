@@ -76,8 +76,8 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         422,
     ),
     "table_too_long": (
-        "牌桌的事件已达上限（{limit} 个）",
-        "The table has reached its limit of {limit} events",
+        "牌桌的事件已达上限（{limit} 个），牌局已结束",
+        "The table has reached its limit of {limit} events: the match has ended",
         409,
     ),
     "not_owner": (

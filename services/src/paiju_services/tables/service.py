@@ -111,6 +111,7 @@ from paiju_services.tablelog import (
     public_state,
 )
 from paiju_services.tables import clock as clocks
+from paiju_services.tables import limit as limits
 from paiju_services.tables.publish import Publisher
 from paiju_services.views import view_key
 
@@ -968,7 +969,8 @@ class TableService:
                     table, fresh = await self._reload(table), True
                     continue  # refused on a stale copy: decide again on the real table
                 raise
-            if table.version + len(events) > self.settings.max_events:
+            if not limits.fits(table.version, events, self.settings.max_events):
+                await limits.end_at_limit(self, table_id)  # the match ends with a result
                 raise ServiceError("table_too_long", limit=self.settings.max_events)
             lines = [event_line(e) for e in events]
             index = table.version
