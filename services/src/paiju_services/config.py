@@ -49,6 +49,9 @@ class Settings(msgspec.Struct, kw_only=True):
     # seconds a table stays in the event stream once finished (or closed); then its log moves to
     # the archive (paiju_services.archive) and its subject is purged: readers see no difference
     retire_after: float = 3600.0
+    # seconds an open table may wait for its players (since it was made, or since its last seat
+    # was taken) before it expires and is removed, leaving nothing behind (tables.expiry)
+    open_expiry: float = 1800.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
     # gateway

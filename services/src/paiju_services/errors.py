@@ -96,6 +96,11 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         "The log of table {table} failed its check and the table is stopped: tell an operator",
         500,
     ),
+    "table_expired": (
+        "这张牌桌等人太久，已过期",
+        "Nobody filled this table in time: it has expired",
+        410,
+    ),
     "unavailable": ("服务暂不可用，请稍后重试", "The service is unavailable: try again", 503),
     "overloaded": (
         "服务繁忙，请 {retry_after} 秒后重试",

@@ -16,8 +16,9 @@ from paiju_services.errors import ErrorBody, RemoteError
 SeatKind = Literal["empty", "human", "bot"]
 # a client's id of a create or a join: a retry with the same id has the effect of one request
 RequestId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_.:-]{16,64}$")]
-# closed: an open table its owner closed before the match started (it never dealt)
-Status = Literal["open", "playing", "finished", "closed"]
+# closed: an open table its owner closed before the match started (it never dealt); expired: an
+# open table nobody joined in time (tables.expiry: its entry is soon gone)
+Status = Literal["open", "playing", "finished", "closed", "expired"]
 
 
 class Request(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

@@ -84,6 +84,7 @@ from paiju_services.tablelog import (
     public_state,
 )
 from paiju_services.tables.clock import table_clock
+from paiju_services.tables.expiry import refuse_expired
 
 logger = logging.getLogger("paiju.gateway")
 PRESENCE_ROUNDS = 20  # rounds a presence interval is spread over (Backend._presence_forever)
@@ -206,7 +207,9 @@ class Backend:
             entry = await self.tables_kv.get(table_id)
         except nats.js.errors.KeyNotFoundError:
             raise ServiceError("table_not_found", table=table_id) from None
-        return msgspec.json.decode(entry.value or b"", type=TableMeta)
+        meta = msgspec.json.decode(entry.value or b"", type=TableMeta)
+        refuse_expired(meta)  # nobody joined it in time: its entry is soon gone
+        return meta
 
     async def tables(
         self,

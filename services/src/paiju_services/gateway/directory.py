@@ -38,12 +38,18 @@ class Directory(Watch):
         self.entries: dict[str, TableMeta] = {}
 
     def put(self, key: str, meta: TableMeta, revision: int) -> None:
+        if meta.status == "expired":  # nobody joined it in time: nothing to list (tables.expiry)
+            self.entries.pop(key, None)
+            return
         self.entries[key] = meta
         if meta.status in FINISHED:
             self._trim()
 
     def drop(self, key: str) -> None:
         self.entries.pop(key, None)
+
+    def keys(self) -> set[str]:
+        return set(self.entries)
 
     def _trim(self) -> None:
         """Forget the oldest finished tables beyond ``keep_finished`` (a tenth more first, so

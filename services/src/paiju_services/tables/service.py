@@ -111,6 +111,7 @@ from paiju_services.tablelog import (
     public_state,
 )
 from paiju_services.tables import clock as clocks
+from paiju_services.tables import expiry as expiries
 from paiju_services.tables import limit as limits
 from paiju_services.tables.publish import Publisher
 from paiju_services.views import view_key
@@ -291,6 +292,7 @@ class TableService:
         self.bot_tokens_kv: KeyValue  # bot seats' tokens, written here as a bot is seated
         self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
         self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
+        self.expiry = expiries.Expiry(self)  # open tables nobody joins (tables/expiry.py)
         self.views = Publisher(self)  # every audience's view after every append (views.py)
         self.own_appends: dict[str, int] = {}  # table → the sequence of this copy's last append
         # bot turns: table → (version, when this copy first saw the bot's turn there waiting);
@@ -450,6 +452,8 @@ class TableService:
             try:
                 entry = await self._meta(table_id, fresh=True)
             except ServiceError as exc:  # there, yet not found: a replica behind; retryable
+                if exc.code != "table_not_found":
+                    raise  # table_expired: a retry of a create whose table nobody joined
                 raise StoreError(f"create {table_id}: {exc}") from exc
             if req.request_id is None:  # two random ids alike: never seen, but not a retry
                 raise ServiceError("conflict") from None
@@ -1243,7 +1247,12 @@ class TableService:
 
     async def _sweep_forever(self) -> None:
         while True:
-            for work in (self.sweep, self.retire_finished, self.keep_bots_consumer):
+            for work in (
+                self.sweep,
+                self.retire_finished,
+                self.keep_bots_consumer,
+                self.expire_open,
+            ):
                 try:
                     await work()
                 except asyncio.CancelledError:
@@ -1276,6 +1285,11 @@ class TableService:
         """Retire the tables finished ``retire_after`` seconds ago or more (what is scheduled,
         never a listing of the directory); returns how many were retired."""
         return await self._retirement().run()
+
+    async def expire_open(self) -> int:
+        """End the open tables nobody joined for ``open_expiry`` seconds, and forget them
+        (tables/expiry.py); returns how many were due."""
+        return await self.expiry.run()
 
     async def playing(self) -> list[Listed]:
         """The tables in play, as this copy's index of the directory holds them now (no request to
@@ -1391,6 +1405,7 @@ class TableService:
             except nats.js.errors.KeyNotFoundError:
                 raise ServiceError("table_not_found", table=table_id) from None
             entry = _Meta(msgspec.json.decode(kv.value or b"", type=TableMeta), kv.revision or 0)
+            expiries.refuse_expired(entry.meta)  # its entry is soon gone: nothing may change it
             if len(self.metas) > 4 * self.settings.cache_tables:
                 self.metas.clear()  # bounded memory: entries are re-read from the bucket
                 self.secrets.clear()

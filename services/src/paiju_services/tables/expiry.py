@@ -1,0 +1,160 @@
+"""Open tables nobody joins expire, and leave nothing behind.
+
+A table is open until its last seat is taken (a rematch's, until every player has pressed). One
+that has been open for ``open_expiry`` seconds (default 1800) since the later of its creation and
+its last seat taken (``open_since``) is ended by a pass of any copy of the table service
+(``Expiry.run``, at every sweep), in steps that are each idempotent, so copies passing at once, or
+one dying half way, leave the same end:
+
+1. the directory entry says ``expired`` (``finished_at``: when), written as a compare-and-set of
+   the entry the pass read: a join (or a rematch press, a leave, the owner's close) that wrote
+   the entry first makes it fail, and the table is looked at again at the next pass, its new seat
+   counted; a join after it reads ``expired`` and is refused with ``table_expired`` (the service's
+   ``_meta`` refuses every request on such an entry), so no seat is ever taken at an expired table;
+2. its log's subject is purged from the event stream (the header and the deal's commitment: no
+   hand was dealt), and its secrets from their buckets (its base seed, its seats' view keys, its
+   bots' seat tokens: ``Retirement.drop_secrets``), leaving no marker;
+3. once the entry has said ``expired`` for ``forget_after`` (min(``open_expiry``, 60 s): time for
+   every index that watches the directory, each gateway's lobby and each copy's, to hear of it
+   and drop the table), the entry itself is purged from the directory's stream, leaving no marker:
+   nothing of the table is left, and any request about it answers ``table_not_found``.
+
+The pass costs what is open: each copy's index of the directory (``directory.InPlay``) keeps the
+open and expired entries beside those in play, so a pass reads no listing, and reads only the
+entries of the tables due (at most ``PASS_LIMIT``, in random order so that copies sharing a backlog
+mostly take different tables).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import TYPE_CHECKING
+
+import msgspec
+import nats.errors
+import nats.js.errors
+
+from paiju_services import subjects
+from paiju_services.errors import ServiceError
+from paiju_services.logs import log
+from paiju_services.messages import TableMeta, encoder
+from paiju_services.store import StoreError
+
+if TYPE_CHECKING:
+    from paiju_services.tables.service import TableService
+
+logger = logging.getLogger("paiju.tables.expiry")
+
+PASS_LIMIT = 64  # tables one pass ends at most (a backlog is worked off pass by pass)
+FORGET_AFTER = 60.0  # seconds an expired entry stays at most, so that every index hears of it
+
+
+def open_since(meta: TableMeta) -> float:
+    """When the table's wait for players began: its creation, or its last seat taken."""
+    return max([meta.created_at, *(s.joined_at or 0.0 for s in meta.seats)])
+
+
+def refuse_expired(meta: TableMeta) -> None:
+    """Refuse any request on an expired table (its entry is soon gone: ``table_not_found``).
+
+    Raises:
+        ServiceError: ``table_expired``.
+    """
+    if meta.status == "expired":
+        raise ServiceError("table_expired")
+
+
+class Expiry:
+    """One copy's passes over the open tables: ``run`` at every sweep."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.cleaned: set[str] = set()  # expired tables whose log and secrets this copy purged
+
+    @property
+    def forget_after(self) -> float:
+        return min(self.service.settings.open_expiry, FORGET_AFTER)
+
+    def due(self, meta: TableMeta, now: float) -> bool:
+        """Whether a pass has something to do for the table: an open one waited long enough, or
+        an expired one is not yet gone."""
+        if meta.status == "open":
+            return open_since(meta) + self.service.settings.open_expiry <= now
+        return meta.status == "expired"
+
+    async def run(self, now: float | None = None) -> int:
+        """One pass; returns how many tables it looked at.
+
+        Raises:
+            ServiceError: ``unavailable`` before the copy's index has read the directory once.
+        """
+        service = self.service
+        if service.in_play is None:
+            raise ServiceError("unavailable", detail="the directory is not bound (open)")
+        now = time.time() if now is None else now
+        due = [x.meta.id for x in await service.in_play.unplayed() if self.due(x.meta, now)]
+        random.shuffle(due)
+        for table_id in due[:PASS_LIMIT]:
+            try:
+                async with service._lock(table_id):
+                    await self.end(table_id, now)
+            except (ServiceError, StoreError, nats.errors.Error, TimeoutError) as exc:
+                log(logger, "expiry failed", logging.WARNING, table=table_id, error=repr(exc))
+        return len(due)
+
+    async def end(self, table_id: str, now: float) -> str:
+        """Take the table one step further (the module's steps, from its entry as the directory
+        holds it now): what was done, ``expired``, ``forgotten`` or ``kept`` (it was joined, or
+        is not due yet, or was forgotten by another copy already)."""
+        service = self.service
+        assert service.in_play is not None
+        try:
+            got = await service.tables_kv.get(table_id)
+        except nats.js.errors.KeyNotFoundError:  # another copy forgot it
+            service.in_play.drop(table_id)
+            self.cleaned.discard(table_id)
+            return "kept"
+        meta = msgspec.json.decode(got.value or b"", type=TableMeta)
+        if not self.due(meta, now):
+            return "kept"
+        done = "kept"
+        if meta.status == "open":
+            meta.status = "expired"
+            meta.finished_at = now
+            try:
+                await service.tables_kv.update(table_id, encoder.encode(meta), last=got.revision)
+            except nats.js.errors.KeyWrongLastSequenceError:
+                return "kept"  # a join (or another copy's expiry) came first: the next pass
+            log(logger, "table expired", table=table_id, open_since=open_since(meta))
+            done = "expired"
+        if table_id not in self.cleaned:
+            await self._purge(table_id)
+            self.cleaned.add(table_id)
+            service._forget(table_id)
+        if (meta.finished_at or now) + self.forget_after <= now:
+            # again: a rematch pressed meanwhile may have written its secret and first append
+            await self._purge(table_id)
+            await self._purge_entry(table_id)
+            service.in_play.drop(table_id)
+            self.cleaned.discard(table_id)
+            log(logger, "expired table forgotten", table=table_id)
+            done = "forgotten"
+        return done
+
+    async def _purge(self, table_id: str) -> None:
+        """The table's log leaves the event stream, and its secrets their buckets (step 2)."""
+        store = self.service.store
+        last = await store.last_seq(table_id)
+        if last:
+            await store.purge(table_id, through=last)
+        await self.service._retirement().drop_secrets(table_id)
+
+    async def _purge_entry(self, table_id: str) -> None:
+        """The directory entry leaves the bucket's stream, every revision of it and no marker."""
+        bucket = subjects.TABLES_BUCKET
+        try:
+            await self.service.js.purge_stream(f"KV_{bucket}", subject=f"$KV.{bucket}.{table_id}")
+        except (nats.errors.Error, TimeoutError) as exc:
+            raise StoreError(f"forget {table_id}: {exc!r}") from exc
