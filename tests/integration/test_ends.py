@@ -5,7 +5,8 @@ finished, archived and retired, and its exported log audits sound. An open table
 expires after ``open_expiry`` and leaves nothing: no message in the event stream, no directory
 entry, seed, view key or bot token, no line in the gateway's lobby. A join racing the expiry on
 another copy either takes its seat at a live table or is refused (``table_expired``), never both:
-no half-table."""
+no half-table. A retired table can be exported for ``keep_retired``, then its directory entry and
+archive are deleted, and it is unknown."""
 
 from __future__ import annotations
 
@@ -35,24 +36,32 @@ from paiju_services import subjects, views
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, TableMeta
+from paiju_services.store import (
+    ARCHIVE_BUCKET,
+    ARCHIVE_STREAM,
+    RETIRED_BUCKET,
+    EventStore,
+    archive_meta_subject,
+)
 from paiju_services.tables import TableService
 
 MAX_EVENTS = 300  # a few hands of 跳数 played by bots
 RETIRE_AFTER = 1.0
 OPEN_EXPIRY = 3.0  # seconds an open table waits for its players on the stack
+KEEP_RETIRED = 6.0  # seconds a retired table is kept (time enough to export it once retired)
 
 
 @pytest.fixture(scope="module")
 def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """NATS, a table service copy with a small bound on events, a short retirement and a short
-    expiry of open tables, the bots service and a gateway."""
+    """NATS, a table service copy with a small bound on events, a short retirement, retention
+    and expiry of open tables, the bots service and a gateway."""
     stack = Stack(Path(tmp_path_factory.mktemp("ends")))
     stack.start_nats()
     try:
         stack.start(
             "tables",
             *("--max-events", str(MAX_EVENTS), "--retire-after", str(RETIRE_AFTER)),
-            *("--open-expiry", str(OPEN_EXPIRY)),
+            *("--open-expiry", str(OPEN_EXPIRY), "--keep-retired", str(KEEP_RETIRED)),
         )
         stack.start("bots")
         stack.start("gateway")
@@ -257,3 +266,58 @@ def _holds(service: TableService, table_id: str) -> Callable[[], Awaitable[bool]
         return table_id in service.in_play.waiting
 
     return check
+
+
+async def messages_on(nc: Client, stream: str, subject: str) -> int:
+    info = await nc.jetstream().stream_info(stream, subjects_filter=subject)
+    return sum((info.state.subjects or {}).values())
+
+
+async def test_a_retired_table_is_kept_for_its_retention_then_deleted(system: Stack) -> None:
+    async with httpx.AsyncClient(base_url=system.http, timeout=20) as http:
+        table = await new_table(http)
+        r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
+        assert r.status_code == 200, r.text
+        nc = await nats.connect(system.nats_url)
+        try:
+
+            async def retired() -> TableMeta | None:
+                found = await entry(nc, table)
+                return found if found is not None and found.retired_at is not None else None
+
+            await until("the table to be retired", retired, timeout=60)
+            # kept: the auditor's export, the history, the archive
+            r = await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
+            assert r.status_code == 200, r.text
+            assert audit(r.text.splitlines()).verdict == "sound"
+            r = await http.get("/api/tables", params={"status": "finished"})
+            assert table in {t["id"] for t in r.json()}
+            archived = await EventStore(nc, nc.jetstream()).archived(table)
+            assert archived is not None
+            chunks = f"$O.{ARCHIVE_BUCKET}.C.{archived.nuid}"
+            places = [
+                (ARCHIVE_STREAM, chunks),
+                (ARCHIVE_STREAM, archive_meta_subject(table)),
+                (f"KV_{RETIRED_BUCKET}", f"$KV.{RETIRED_BUCKET}.{table}"),
+                (f"KV_{subjects.TABLES_BUCKET}", f"$KV.{subjects.TABLES_BUCKET}.{table}"),
+            ]
+            assert all([await messages_on(nc, *place) for place in places])
+
+            async def deleted() -> bool:
+                r = await http.get(f"/api/tables/{table}")
+                return r.status_code == 404 and r.json()["code"] == "table_not_found"
+
+            await until("the table to be deleted", deleted, timeout=KEEP_RETIRED + 30)
+            r = await http.get(f"/api/tables/{table}/log", params={"format": "jsonl"})
+            assert r.status_code == 404, r.text
+            r = await http.get("/api/tables", params={"status": "finished"})
+            assert table not in {t["id"] for t in r.json()}
+
+            async def nothing_left() -> bool:  # the entry's marker expires too
+                return not any([await messages_on(nc, *place) for place in places])
+
+            await until("nothing of the table to be left", nothing_left, timeout=30)
+            assert await held(nc, table) == dict.fromkeys(await held(nc, table), 0)
+        finally:
+            await nc.close()
+    OWNERS.pop(table, None)

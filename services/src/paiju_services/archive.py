@@ -25,8 +25,9 @@ the archive, and the next pass does what is left; every step is idempotent):
    one, would stay);
 4. the table's secrets are purged from their buckets (``drop_secrets``): its base seed, its seats'
    view keys and its bots' seat tokens — nothing needs them once the match is over;
-5. the directory entry gets ``retired_at`` (so readers and operators can tell), and the key is
-   purged from ``paiju_retiring``.
+5. the table is put on the schedule of its deletion, ``keep_retired`` seconds on
+   (paiju_services.retention), then the directory entry gets ``retired_at`` (so readers and
+   operators can tell), and the key is purged from ``paiju_retiring``.
 
 A pass that finds the subject empty already (a pass interrupted after its purge) checks the
 archive holds the ended log and does steps 4 and 5. Two copies retiring one table at once both
@@ -56,6 +57,7 @@ from paiju_services import subjects, views
 from paiju_services.config import Settings
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta, encoder
+from paiju_services.retention import Retention
 from paiju_services.store import (
     RETIRING_BUCKET,
     ArchiveError,
@@ -101,6 +103,7 @@ class Retirement:
         self.lock = lock  # the table service's lock of a table
         self.kv: KeyValue | None = None
         self.enabled: bool | None = None  # None: the stream not asked yet
+        self.retention = Retention(settings, store, tables_kv, lock)  # then its deletion
 
     async def _kv(self) -> KeyValue:
         if self.kv is None:
@@ -184,6 +187,10 @@ class Retirement:
                 break
             except Exception as exc:  # NATS, or an entry not as written: tried next pass
                 log(logger, "retirement failed", logging.WARNING, table=table_id, error=repr(exc))
+        try:
+            await self.retention.run(now)  # the retired tables kept long enough are deleted
+        except StoreError as exc:
+            log(logger, "deletion pass failed", logging.WARNING, error=str(exc))
         return done
 
     async def retire(self, table_id: str) -> bool:
@@ -223,6 +230,7 @@ class Retirement:
                 log(logger, "retirement: no ended log", logging.ERROR, table=table_id)
                 return False
         await self.drop_secrets(table_id)
+        await self.retention.remember(table_id, time.time())  # before retired_at: never missed
         await self._mark(table_id)
         await self.forget(table_id)
         log(

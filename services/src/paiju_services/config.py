@@ -52,6 +52,9 @@ class Settings(msgspec.Struct, kw_only=True):
     # seconds an open table may wait for its players (since it was made, or since its last seat
     # was taken) before it expires and is removed, leaving nothing behind (tables.expiry)
     open_expiry: float = 1800.0
+    # seconds a retired table's directory entry and archived log are kept (an auditor may export
+    # it all along), then deleted by the sweep (paiju_services.retention); 0: kept for ever
+    keep_retired: float = 365 * 86400.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
     # gateway

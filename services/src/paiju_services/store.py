@@ -89,6 +89,9 @@ ARCHIVE_BUCKET = "paiju_archive"
 ARCHIVE_STREAM = f"OBJ_{ARCHIVE_BUCKET}"
 # finished tables waiting for retirement: key <table>, value the time it finished (text)
 RETIRING_BUCKET = "paiju_retiring"
+# retired tables kept until ``keep_retired`` is up (retention.py): key <table>, value when it
+# retired (text), in the order they retired
+RETIRED_BUCKET = "paiju_retired"
 ARCHIVE_FORMAT = 1  # the version of an archived object's encoding (``encode_archive``)
 H_LAST_SEQ = "Paiju-Last-Seq"  # on an archived object: the stream sequence of its last message
 H_MESSAGES = "Paiju-Messages"  # on an archived object: how many messages it holds
@@ -553,6 +556,9 @@ async def ensure(
             # read by batched direct gets (the retirement pass), never by a consumer
             await _ensure_bucket(
                 js, RETIRING_BUCKET, 1, "Paiju tables waiting for retirement", replicas, direct=True
+            )
+            await _ensure_bucket(
+                js, RETIRED_BUCKET, 1, "Paiju retired tables, until deleted", replicas, direct=True
             )
             await _ensure_archive(js, replicas)
             await _ensure_turns(js, replicas)

@@ -112,6 +112,7 @@ class Backend:
         self.subs: list[Any] = []
         self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
         self.hand_rows: OrderedDict[str, HandsOut] = OrderedDict()  # ended tables' hands
+        self.directory.on_drop = self._forget_table  # a table deleted is read no more
         self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)
         self.presence_task: asyncio.Task[None] | None = None
         self.publishing: set[asyncio.Future[None]] = set()
@@ -289,6 +290,12 @@ class Backend:
             raise ServiceError("unavailable")
         self.finished.put(table_id, table)
         return table
+
+    def _forget_table(self, table_id: str) -> None:
+        """A table whose directory entry left the bucket (paiju_services.retention): what this
+        copy cached of it goes too, so that it is answered ``table_not_found`` like elsewhere."""
+        self.finished.pop(table_id, None)
+        self.hand_rows.pop(table_id, None)
 
     async def finished_log(self, table_id: str) -> TableLog:
         table = await self.ended_log(table_id)

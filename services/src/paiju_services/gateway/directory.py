@@ -12,6 +12,7 @@ every key, and is made again after a failure (the entries already known stay unt
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from nats.js.kv import KeyValue
 
@@ -36,6 +37,9 @@ class Directory(Watch):
         super().__init__(kv)
         self.keep_finished = keep_finished
         self.entries: dict[str, TableMeta] = {}
+        # told of every table whose entry left the bucket (deleted once kept its retention, or
+        # expired): the gateway forgets what it cached of it
+        self.on_drop: Callable[[str], None] | None = None
 
     def put(self, key: str, meta: TableMeta, revision: int) -> None:
         if meta.status == "expired":  # nobody joined it in time: nothing to list (tables.expiry)
@@ -47,6 +51,8 @@ class Directory(Watch):
 
     def drop(self, key: str) -> None:
         self.entries.pop(key, None)
+        if self.on_drop is not None:
+            self.on_drop(key)
 
     def keys(self) -> set[str]:
         return set(self.entries)
