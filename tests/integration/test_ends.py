@@ -3,7 +3,8 @@ is a score limit (跳数 with a limit no table reaches, ``hands: 0``) played by 
 table service's bound on events with a result (``table_at_limit``, scores as they stand), is
 finished, archived and retired, and its exported log audits sound. An open table nobody fills
 expires after ``open_expiry`` and leaves nothing: no message in the event stream, no directory
-entry, seed, view key or bot token, no line in the gateway's lobby. A join racing the expiry on
+entry, seed, view key or bot token, no line in the gateway's lobby; the person waiting at it is
+told ``table_expired`` and her socket closed. A join racing the expiry on
 another copy either takes its seat at a live table or is refused (``table_expired``), never both:
 no half-table. A retired table can be exported for ``keep_retired``, then its directory entry and
 archive are deleted, and it is unknown."""
@@ -20,10 +21,12 @@ import httpx
 import msgspec
 import nats
 import pytest
+import websockets
 from nats.aio.client import Client
 
 from integration.harness import (
     OWNERS,
+    Socket,
     Stack,
     assert_clean_log,
     join,
@@ -160,7 +163,8 @@ async def held(nc: Client, table_id: str) -> dict[str, int]:
 async def test_an_open_table_nobody_fills_expires_and_leaves_nothing(system: Stack) -> None:
     async with httpx.AsyncClient(base_url=system.http, timeout=20) as http:
         table = await new_table(http)  # 关牌 of three: one person and one bot come, not a third
-        await join(http, table, "Ann", seat=0)
+        token = await join(http, table, "Ann", seat=0)
+        ann = await Socket.open(system.ws, table, token)  # she waits at the table
         r = await http.post(f"/api/tables/{table}/bots", json={"seats": [1]}, headers=owner(table))
         assert r.status_code == 200, r.text
 
@@ -179,7 +183,11 @@ async def test_an_open_table_nobody_fills_expires_and_leaves_nothing(system: Sta
                 r = await http.get(f"/api/tables/{table}")
                 return r.status_code == 404 and r.json()["code"] == "table_not_found"
 
-            await until("the open table to be gone", gone, timeout=OPEN_EXPIRY + 30)
+            told = await ann.expect("error", timeout=OPEN_EXPIRY + 30)  # told, then closed
+            assert told["code"] == "table_expired" and told["zh"] and told["en"], told
+            with pytest.raises(websockets.ConnectionClosed):
+                await ann.recv(timeout=10)
+            await until("the open table to be gone", gone, timeout=30)
             assert await held(nc, table) == dict.fromkeys(before, 0)
             assert table not in await lobby()
             r = await http.post(f"/api/tables/{table}/seats", json={"name": "Late"})

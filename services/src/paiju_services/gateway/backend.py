@@ -34,15 +34,17 @@ from paiju_services.affinity import Copies
 from paiju_services.archive import ENDED
 from paiju_services.bus import request
 from paiju_services.config import Settings
-from paiju_services.errors import RemoteError, ServiceError
+from paiju_services.errors import RemoteError, ServiceError, error_body
 from paiju_services.gateway.directory import Directory
 from paiju_services.gateway.feeds import PresenceBook, TableFeed
 from paiju_services.gateway.schemas import (
+    ErrorFrame,
     HandsOut,
     LogOut,
     SeatOut,
     StateOut,
     TableOut,
+    encoder,
 )
 from paiju_services.logs import Sparing, log
 from paiju_services.messages import (
@@ -292,10 +294,16 @@ class Backend:
         return table
 
     def _forget_table(self, table_id: str) -> None:
-        """A table whose directory entry left the bucket (paiju_services.retention): what this
-        copy cached of it goes too, so that it is answered ``table_not_found`` like elsewhere."""
+        """A table whose directory entry left the bucket (deleted: paiju_services.retention) or
+        expired (tables.expiry): what this copy cached of it goes too, so that it is answered
+        ``table_not_found`` like elsewhere, and the sockets watching an expired one are told
+        ``table_expired`` and closed."""
         self.finished.pop(table_id, None)
         self.hand_rows.pop(table_id, None)
+        feed = self.feeds.get(table_id)
+        if feed is not None and not feed.over and not feed.closed:
+            body = error_body(ServiceError("table_expired"))
+            feed.gone(encoder.encode(ErrorFrame(code=body.code, zh=body.zh, en=body.en)))
 
     async def finished_log(self, table_id: str) -> TableLog:
         table = await self.ended_log(table_id)

@@ -43,7 +43,7 @@ class Directory(Watch):
 
     def put(self, key: str, meta: TableMeta, revision: int) -> None:
         if meta.status == "expired":  # nobody joined it in time: nothing to list (tables.expiry)
-            self.entries.pop(key, None)
+            self.drop(key)
             return
         self.entries[key] = meta
         if meta.status in FINISHED:

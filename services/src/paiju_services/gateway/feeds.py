@@ -202,6 +202,13 @@ class TableFeed:
             watcher.push(b"")  # an empty frame: the writer closes the socket
         self.backend.feed_idle(self)
 
+    def gone(self, frame: bytes) -> None:
+        """The table is gone while live (it expired, nobody having filled it): every socket gets
+        ``frame`` (the error that says so), then the feed closes them."""
+        for watcher in self.watchers:
+            watcher.push(frame)
+        self._spawn(self.close())
+
     # --- watchers ------------------------------------------------------------------------------
 
     def add(self, watcher: Watcher) -> None:
