@@ -30,6 +30,9 @@ import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf }
 
 // docs/services.md: resend with the same id, backing off (overloaded: not before its retry_after)
 const RETRY = new Set(["unavailable", "overloaded", "conflict"]);
+// the table no longer exists (it expired, nobody having filled it; or it was deleted): the page
+// says so and stops reconnecting (docs/services.md, "Open tables expire")
+const GONE = new Set(["table_expired", "table_not_found"]);
 const MIN_STRIP = 36; // px of each card of the hand that shows on a phone (a tap needs 32)
 const SECOND_LINE = 24; // px: room for the line under the controls to take a second line
 let commandCounter = 0;
@@ -140,6 +143,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     memory: new PlayMemory(),
     turnSince: Date.now(),
     over: null,
+    gone: false, // the table no longer exists (table_expired, table_not_found): no reconnecting
     dismissedHand: null,
     ws: null,
     connected: false,
@@ -257,7 +261,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.game = games.find((g) => g.id === meta.game) ?? null;
       s.config = { game: meta.game, variant: meta.variant, players: meta.players, options: meta.options };
     } catch (err) {
-      clear(boardHost, h("p.error.big", null, err.code === "table_not_found" ? t("tableNotFound") : `${t("errorPrefix")}${both(err)}`));
+      showGone(err);
       return;
     }
     if (s.dead) return;
@@ -268,8 +272,24 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     connect();
   }
 
+  /** The table cannot be shown: no such table, or an error (the server's words). */
+  function showGone(err) {
+    clear(boardHost, h("p.error.big", null, err.code === "table_not_found" ? t("tableNotFound") : `${t("errorPrefix")}${both(err)}`));
+  }
+
+  /** The table no longer exists (it expired, or was deleted): said once; no more polling nor
+   * reconnecting. */
+  function tableGone(err) {
+    if (s.gone) return;
+    s.gone = true;
+    clearInterval(waitingTimer);
+    waitingTimer = null;
+    s.ws?.close();
+    showGone(err);
+  }
+
   function connect() {
-    if (s.dead) return;
+    if (s.dead || s.gone) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`);
     s.ws = ws;
@@ -293,7 +313,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     ws.onclose = () => {
       s.connected = false;
       if (s.dead || s.ws !== ws) return;
-      if (s.over) return; // a finished table closes quietly
+      if (s.over || s.gone) return; // a finished table closes quietly; a gone one stays closed
       conn.textContent = t("disconnected");
       conn.dataset.state = "closed";
       s.pending = null;
@@ -347,6 +367,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
 
   function onError(frame) {
     const reason = both(frame);
+    if (!frame.id && GONE.has(frame.code)) {
+      tableGone(frame);
+      return;
+    }
     if (frame.id && frame.id === s.pending && RETRY.has(frame.code) && s.retries < 3) {
       // the table was busy: the same command with the same id is appended at most once
       const again = s.sentFrame;
@@ -832,9 +856,11 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   }
 
   async function refreshMeta() {
+    if (s.gone) return;
     try {
       s.meta = await api.table(tableId);
-    } catch {
+    } catch (err) {
+      if (GONE.has(err.code)) tableGone(err);
       return;
     }
     if (s.dead) return;

@@ -1,0 +1,39 @@
+"""A table page whose open table expires (nobody filled it in ``open_expiry``) says so in the
+server's words (``table_expired``) and stops reconnecting: the table no longer exists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from e2e.conftest import Browsers
+from e2e.stack import Stack, start_stack
+
+OPEN_EXPIRY = 4.0  # seconds: the page is open on the table well before
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PAIJU_OPEN_EXPIRY", str(OPEN_EXPIRY))  # every service reads it at start
+        s = start_stack(tmp_path_factory.mktemp("expiry-e2e"))
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def test_a_table_page_says_its_table_expired_and_stops_reconnecting(
+    browsers: Browsers, stack: Stack
+) -> None:
+    table = stack.api("/api/tables", {"game": "guanpai"})["id"]
+    page, _ = browsers.page()
+    sockets: list[Any] = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    page.goto(f"{stack.url}#/table/{table}")
+    page.locator(".error.big").filter(has_text="已过期").wait_for(timeout=(OPEN_EXPIRY + 30) * 1000)
+    assert len(sockets) == 1
+    page.wait_for_timeout(3000)  # longer than the longest wait before a reconnect (2 s)
+    assert len(sockets) == 1  # no socket opened again on a table that is gone
