@@ -104,7 +104,7 @@ async def table_socket(socket: WebSocket[Any, Any, Any], table_id: str) -> None:
         feed = await backend.feed(table_id)
     except Exception as exc:  # said to the client as what it is (not found, unavailable ...)
         code = error_body(exc).code
-        if code != "table_not_found":
+        if code not in ("table_not_found", "table_expired"):
             log(logger, "feed failed", logging.WARNING, table=table_id, error=repr(exc))
         await socket.send_text(error_frame(exc).decode())
         # 1013: try again later (NATS or the store unavailable, the table service overloaded);

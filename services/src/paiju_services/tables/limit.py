@@ -55,11 +55,13 @@ async def end_at_limit(service: TableService, table_id: str) -> bool:
 
     try:
         done = await service._execute(table_id, plan)
-    except RuleError as exc:  # not expected: every append left the ending its room
+    except RuleError as exc:  # a command of LIMIT_MARGIN events or more: none is known
         log(logger, "end at the limit refused", logging.ERROR, table=table_id, error=str(exc))
         return False
     appended = done is not None and not done.duplicate
     if done is not None and appended:
         log(logger, "table at its limit of events", table=table_id, events=done.version)
-    await service._finish(await service._table(table_id))
+    table = await service._table(table_id)
+    if table.over:
+        await service._finish(table)
     return appended
