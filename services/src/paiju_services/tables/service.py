@@ -20,7 +20,13 @@ A sweeper finishes the table steps of any table a crashed copy left waiting (e.g
 but its seed not yet revealed), at start and every ``sweep_interval`` seconds. It, and the clock's
 sweep, go over the tables in play only: each copy keeps their directory entries in memory from a
 watch of the ``paiju_tables`` bucket (``paiju_services.directory.InPlay``), so a sweep neither lists
-the bucket nor reads the entry of a table that is open, finished or closed.
+the bucket nor reads the entry of a table that is open, finished or closed. The same index keeps
+the open tables apart, for their expiry (``tables.expiry``: one nobody fills in ``open_expiry`` is
+removed, leaving nothing); the retirement pass then deletes the retired tables kept
+``keep_retired`` (``paiju_services.retention``).
+
+A command whose events would leave no room under ``max_events`` for the match's ending ends the
+match instead, with a result (``tables.limit``).
 
 Presence: every copy listens to ``paiju.presence.>`` (the gateway copies say which seats hold a
 socket, each with a proof made with its token's view key: an unproven one is ignored) and keeps,
@@ -1283,7 +1289,8 @@ class TableService:
 
     async def retire_finished(self) -> int:
         """Retire the tables finished ``retire_after`` seconds ago or more (what is scheduled,
-        never a listing of the directory); returns how many were retired."""
+        never a listing of the directory), then delete those retired ``keep_retired`` ago
+        (paiju_services.retention); returns how many were retired."""
         return await self._retirement().run()
 
     async def expire_open(self) -> int:
