@@ -105,7 +105,13 @@ class Expiry:
             try:
                 async with service._lock(table_id):
                     await self.end(table_id, now)
-            except (ServiceError, StoreError, nats.errors.Error, TimeoutError) as exc:
+            except (
+                ServiceError,
+                StoreError,
+                nats.errors.Error,
+                TimeoutError,
+                msgspec.DecodeError,  # an entry not as written: left as it is
+            ) as exc:
                 log(logger, "expiry failed", logging.WARNING, table=table_id, error=repr(exc))
         return len(due)
 
@@ -136,6 +142,8 @@ class Expiry:
             done = "expired"
         if table_id not in self.cleaned:
             await self._purge(table_id)
+            if len(self.cleaned) > 4 * service.settings.cache_tables:
+                self.cleaned.clear()  # bounded: forgetting costs a repeated purge, nothing more
             self.cleaned.add(table_id)
             service._forget(table_id)
         if (meta.finished_at or now) + self.forget_after <= now:
