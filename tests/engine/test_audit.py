@@ -14,7 +14,9 @@ import pytest
 from paiju import bots
 from paiju.cards import card_names, parse_cards
 from paiju.games.guanpai import GAME
-from paiju.log import VERDICTS, audit, describe, dump_lines
+from paiju.log.file import dump_lines
+from paiju.log.replay import audit
+from paiju.log.report import VERDICTS, describe
 from paiju.registry import GAMES
 from paiju.simulate import play_game
 

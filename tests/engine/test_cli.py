@@ -27,7 +27,7 @@ from paiju.cli import (
     main,
 )
 from paiju.games.guanpai import GAME
-from paiju.log import dump_lines
+from paiju.log.file import dump_lines
 from paiju.registry import GAMES
 from paiju.simulate import play_game
 

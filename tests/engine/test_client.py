@@ -256,7 +256,7 @@ def test_parse_round_trip_of_display_order() -> None:
 def recorded_log() -> list[str]:
     """A two-hand 关牌 match played by bots, as the lines of its log file."""
     from paiju import bots
-    from paiju.log import dump_lines
+    from paiju.log.file import dump_lines
 
     config = api.make_config("guanpai", "mainstream", 3, {"hands": 2})
     state, events = play_game(config, "verify", lambda s, seat, moves: bots.choose(s, seat))
@@ -296,7 +296,8 @@ def test_audit_log_gives_the_command_s_verdict_and_sentences(
     recorded_log: list[str], tmp_path: Any
 ) -> None:
     from paiju.cli import AUDIT_EXIT
-    from paiju.log import audit, describe
+    from paiju.log.replay import audit
+    from paiju.log.report import describe
 
     played, foreign = _swap_a_played_card(recorded_log)
     events = [json.loads(line) for line in recorded_log]

@@ -32,7 +32,9 @@ from paiju.games.dabang import (
     overcalls,
     trump_order_of,
 )
-from paiju.log import audit, dump_lines, verify_deal
+from paiju.log.deals import verify_deal
+from paiju.log.file import dump_lines
+from paiju.log.replay import audit
 from paiju.protocol import (
     AddSeed,
     Bid,

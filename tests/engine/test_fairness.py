@@ -12,7 +12,9 @@ from paiju import fairness
 from paiju.cards import build_deck, format_cards
 from paiju.errors import RuleError
 from paiju.games.guanpai import GAME
-from paiju.log import audit, dump_lines, verify_deal
+from paiju.log.deals import verify_deal
+from paiju.log.file import dump_lines
+from paiju.log.replay import audit
 from paiju.protocol import AddSeed, CommitDeal, Deal, DealCommitted, Dealt, RevealSeed, SeedRevealed
 from paiju.simulate import hand_seed, play_game
 

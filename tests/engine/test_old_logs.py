@@ -1,7 +1,7 @@
 """Logs exported in event log format version 1 stay readable, auditable and scored the same by
 every later engine: the frozen logs in tests/fixtures/logs/v1/ (made by its freeze.py with the v1
 engine; one of them exported from a real running system, in the services' compact JSON) pass
-``paiju.log.audit``, their deals verify, and their totals and each hand's scores are those
+``paiju.log.replay.audit``, their deals verify, and their totals and each hand's scores are those
 recorded in expected.json. The fixtures are never regenerated: a newer engine reads them through
 its upcasters.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from paiju.log import audit
+from paiju.log.replay import audit
 from paiju.protocol import HandEnded
 
 V1 = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "v1"

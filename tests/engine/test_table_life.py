@@ -15,7 +15,10 @@ from paiju.cards import format_card
 from paiju.errors import RuleError
 from paiju.games.banzipao import GAME as BANZIPAO
 from paiju.games.guanpai import GAME
-from paiju.log import audit, describe, dump_lines, event_line, event_lines
+from paiju.log.file import dump_lines
+from paiju.log.prose import event_line, event_lines
+from paiju.log.replay import audit
+from paiju.log.report import describe
 from paiju.protocol import (
     LIMIT_MARGIN,
     Abandon,

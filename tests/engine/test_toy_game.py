@@ -15,7 +15,8 @@ import toy_game
 from story import dealt
 
 from paiju import api, bots, client
-from paiju.log import audit, dump_lines
+from paiju.log.file import dump_lines
+from paiju.log.replay import audit
 from paiju.protocol import Play, Played, Reading, encode
 from paiju.registry import register, unregister
 from paiju.selfcheck import checked_random_game

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from paiju import api, bots
-from paiju.log import dump_lines
+from paiju.log.file import dump_lines
 from paiju.simulate import play_game
 
 SEED = "golden"
@@ -62,7 +62,7 @@ def play(game: str, variant: str, players: int, seed: str = SEED) -> tuple[api.C
 
 
 def log_text(config: api.Config, events: list[Any], table_id: str = TABLE_ID) -> str:
-    """The log as a file holds it (``paiju.log.write_log``): dump_lines, one per line."""
+    """The log as a file holds it (``paiju.log.file.write_log``): dump_lines, one per line."""
     return "\n".join(dump_lines(config, events, table_id=table_id)) + "\n"
 
 

@@ -22,7 +22,7 @@ import httpx
 import websockets
 
 from paiju import api
-from paiju.log import decode_event, read_header
+from paiju.log.file import decode_event, read_header
 from paiju.protocol import Event
 from paiju.table import TableState
 

@@ -28,7 +28,8 @@ from integration.harness import (
     raw_log,
     wait_status,
 )
-from paiju.log import audit, describe
+from paiju.log.replay import audit
+from paiju.log.report import describe
 from paiju_services import subjects
 from paiju_services.bus import ask
 from paiju_services.views import presence_proof, presence_window, view_key

@@ -50,7 +50,8 @@ from nats.aio.client import Client
 from nats.js import JetStreamContext
 
 from integration.harness import Socket
-from paiju import log as paiju_log
+from paiju.log.replay import audit
+from paiju.log.report import describe
 from paiju_services import bus, subjects
 from paiju_services.config import Settings
 from paiju_services.store import EventStore, Stored
@@ -220,8 +221,8 @@ def assert_clean_stored_log(table_id: str, msgs: list[Stored]) -> list[str]:
     runs = [c for i, c in enumerate(commands) if i == 0 or commands[i - 1] != c]
     repeated = [c for c, n in Counter(runs).items() if n > 1]
     assert not repeated, (table_id, f"commands appended twice: {repeated}")
-    report = paiju_log.audit(m.data.decode() for m in msgs)
-    assert report.verdict == "sound", (table_id, paiju_log.describe(report))
+    report = audit(m.data.decode() for m in msgs)
+    assert report.verdict == "sound", (table_id, describe(report))
     return commands
 
 

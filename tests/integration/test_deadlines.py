@@ -27,7 +27,7 @@ from integration.harness import (
     raw_log,
     start_stack,
 )
-from paiju.log import audit
+from paiju.log.replay import audit
 from paiju_services.bus import ask
 
 Raw = list[tuple[dict[str, str], dict[str, Any]]]

@@ -34,7 +34,8 @@ from integration.harness import (
     owner,
     raw_log,
 )
-from paiju.log import audit, describe
+from paiju.log.replay import audit
+from paiju.log.report import describe
 from paiju_services import subjects, views
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError

@@ -23,7 +23,7 @@ from integration.harness import (
     start_stack,
     wait_status,
 )
-from paiju.log import audit
+from paiju.log.replay import audit
 from paiju_services import affinity
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from integration.harness import Stack, assert_clean_log, new_table, owner, raw_log, wait_status
 from paiju import api, bots
-from paiju.log import audit
+from paiju.log.replay import audit
 from paiju.protocol import Command, Continue, encode
 from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, SeatCommand, StateWanted, ViewWanted

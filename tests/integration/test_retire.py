@@ -30,7 +30,7 @@ from nats.aio.client import Client
 from nats.js.api import StorageType, StreamConfig
 
 from integration import harness
-from paiju.log import audit
+from paiju.log.replay import audit
 from paiju_services import access, subjects, views
 from paiju_services.config import Settings
 from paiju_services.messages import TableMeta, encoder

@@ -25,7 +25,10 @@ from integration.harness import (
     wait_status,
 )
 from paiju.games.guanpai import GAME
-from paiju.log import audit, decode_event, describe, event_lines
+from paiju.log.file import decode_event
+from paiju.log.prose import event_lines
+from paiju.log.replay import audit
+from paiju.log.report import describe
 from paiju.protocol import Event
 from paiju_services import subjects, views
 from paiju_services.bus import ask

@@ -1,8 +1,9 @@
 // Verify a game in your own browser. A log file dropped or chosen here (#/verify), or a finished
 // table's log fetched from our gateway (#/verify/<table id>, GET /api/tables/<id>/log?format=jsonl),
 // is audited by the rules engine in the worker: paiju.client.audit_log, the very audit that
-// `paiju audit` runs (paiju.log.audit and its sentences, paiju.log.describe), so the verdict here
-// is the command's. Nothing is re-checked in JavaScript and the log is never sent anywhere.
+// `paiju audit` runs (paiju.log.replay.audit and its sentences, paiju.log.report.describe), so the
+// verdict here is the command's. Nothing is re-checked in JavaScript and the log is never sent
+// anywhere.
 //
 // The page shows the verdict (可信 / 不完整 / 有问题), what was checked (the deal against the
 // commitment and the seeds, every event through the rules, the scores), what is wrong or left

@@ -29,7 +29,7 @@ import msgspec
 
 from paiju import api
 from paiju.cards import card_codes
-from paiju.log import HEADER_TYPE, header
+from paiju.log.file import HEADER_TYPE, header
 from paiju.protocol import Event, HandEnded, decode, encode
 from paiju.table import Config, TableState
 from paiju_services import metrics, subjects

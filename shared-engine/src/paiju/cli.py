@@ -22,7 +22,10 @@ from typing import Any, TextIO
 from paiju import api, bots
 from paiju.cards import card_name, card_names, format_card, parse_card, parse_cards
 from paiju.errors import NotationError, PaijuError, RuleError
-from paiju.log import Audit, audit, describe, event_line, result_lines, seat_name, write_log
+from paiju.log.file import write_log
+from paiju.log.prose import event_line, result_lines, seat_name
+from paiju.log.replay import Audit, audit
+from paiju.log.report import describe
 from paiju.protocol import Command, Event, HandEnded, Pass, Play
 from paiju.registry import GAMES, get_game
 from paiju.simulate import table_command

@@ -66,7 +66,7 @@ from paiju.registry import get_game
 from paiju.table import Config, TableGame, TableState
 
 if TYPE_CHECKING:
-    from paiju.log import Audit
+    from paiju.log.replay import Audit
 
 # The fields every state has, which are rebuilt one by one (as are those of the game's core, by its
 # ``public_state``); any other field of a game's state is copied from a view key of the same name,
@@ -386,8 +386,9 @@ def replay_json(config_json: str, events_json: str) -> str:
 
 def audit_log(text: str, lang: str = "both") -> str:
     """``paiju audit`` of a log file's text, as JSON for the page that verifies a game in the
-    browser: the same report (``paiju.log.audit``, read line by line as the command reads a file)
-    and the same sentences (``paiju.log.describe``), so the page's verdict is the command's.
+    browser: the same report (``paiju.log.replay.audit``, read line by line as the command reads a
+    file) and the same sentences (``paiju.log.report.describe``), so the page's verdict is the
+    command's.
 
     Returns ``{"verdict", "ok", "complete", "events", "bad_line", "game", "variant", "players",
     "table", "checks", "findings", "lines"}``: ``verdict`` is "sound", "incomplete" or "failed";
@@ -415,7 +416,9 @@ def audit_log(text: str, lang: str = "both") -> str:
     """
     # paiju.log is imported when a log is audited, not when the worker starts: every page that
     # loads the engine is ready that much sooner
-    from paiju.log import audit, describe
+    from paiju.log.findings import findings
+    from paiju.log.replay import audit
+    from paiju.log.report import describe
 
     if lang not in ("zh", "en", "both"):
         raise ValueError(f"unknown language {lang!r}: 'zh', 'en' or 'both'")
@@ -441,7 +444,7 @@ def audit_log(text: str, lang: str = "both") -> str:
             "players": config.players if config else None,
             "table": _log_table(text),
             "checks": _checks(report),
-            "findings": say(_findings(report, told)),
+            "findings": say(findings(report)),
             "lines": say(told),
         },
         ensure_ascii=False,
@@ -456,19 +459,6 @@ def _log_table(text: str) -> str | None:
     except (ValueError, AttributeError):
         return None
     return table if isinstance(table, str) else None
-
-
-def _findings(report: Audit, told: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The sentences of ``describe`` that say what is wrong, or what an incomplete log leaves
-    unchecked: the part of it after the story of the hands, before the verdict."""
-    from paiju.log import _bad_deals, _explain, _unchecked
-
-    if report.config is None:
-        return told[:-1]
-    words = get_game(report.config.game).words
-    if report.error is not None:
-        return _explain(report, words)
-    return _bad_deals(report) + ([] if report.complete else _unchecked(report, words))
 
 
 # which of the three checks an event belongs to, when it is the first bad one

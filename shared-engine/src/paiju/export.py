@@ -16,7 +16,7 @@ import urllib.parse
 import urllib.request
 
 from paiju.errors import PaijuError
-from paiju.log import decode_event, read_header
+from paiju.log.file import decode_event, read_header
 
 DEFAULT_GATEWAY = "http://127.0.0.1:8000"
 

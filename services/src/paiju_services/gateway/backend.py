@@ -27,7 +27,7 @@ from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
-from paiju.log import verify_deal
+from paiju.log.deals import verify_deal
 from paiju.protocol import HandEnded, encode
 from paiju_services import metrics, subjects, views
 from paiju_services.affinity import Copies

@@ -1,0 +1,168 @@
+"""Events, results and seats in words: what the audit's report says of a log, and what the
+terminal game says as it is played. Every sentence is a pair (zh, en); seats are numbered from 1
+as the table shows them (1号位 / Seat 1, with the player's name when known), cards by their names
+(``paiju.cards.card_names``), every code by its name in the game's words.
+
+The small helpers here (``pair``, ``cards_text``, ``code_name``, ``seats_text``, ``per_seat``)
+are the vocabulary the audit's findings and report write their sentences with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from paiju.cards import Card, card_names
+from paiju.protocol import AutoPlayed, Event, HandEnded
+from paiju.words import Text, Words
+
+Names = Sequence[str | Text]  # a name per seat ("" for none): one text, or one per language
+
+
+def seat_name(seat: int, names: Names | None = None) -> Text:
+    """A seat as the table shows it: numbered from 1, with its player's name when known (a name
+    may be a pair (zh, en), as "you" is).
+
+    >>> seat_name(0), seat_name(2, ["甲", "乙", "Carol"]), seat_name(0, [("你", "you")])
+    (('1号位', 'Seat 1'), ('3号位（Carol）', 'Seat 3 (Carol)'), ('1号位（你）', 'Seat 1 (you)'))
+    """
+    n = seat + 1
+    name = names[seat] if names is not None and 0 <= seat < len(names) else ""
+    zh, en = (name, name) if isinstance(name, str) else name
+    if zh or en:
+        return f"{n}号位（{zh}）", f"Seat {n} ({en})"
+    return f"{n}号位", f"Seat {n}"
+
+
+def pair(template: Text, **params: Any) -> Text:
+    """A sentence in both languages: each param is a Text (one value per language) or a value
+    shown alike in both."""
+
+    def pick(lang: int) -> dict[str, Any]:
+        return {k: v[lang] if isinstance(v, tuple) else v for k, v in params.items()}
+
+    return template[0].format(**pick(0)), template[1].format(**pick(1))
+
+
+def payment_text(line: Any, words: Words, names: Names | None) -> Text:
+    """A payment line as a sentence: "1号位 付给 2号位 3（包牌成功）"."""
+    return pair(
+        ("{payer} 付给 {payee} {amount}（{reason}）", "{payer} pays {payee} {amount} ({reason})"),
+        payer=seat_name(line.payer, names),
+        payee=seat_name(line.payee, names),
+        amount=line.amount,
+        reason=code_name(words.reasons, line.reason),
+    )
+
+
+def cards_text(cards: Iterable[Card]) -> Text:
+    cards = list(cards)
+    return card_names(cards, "zh"), card_names(cards, "en")
+
+
+def code_name(words: Mapping[str, Text], code: str) -> Text:
+    return words.get(code, (code, code))
+
+
+def seats_text(seats: Iterable[int], names: Names | None, zh_sep: str = "、") -> Text:
+    named = [seat_name(s, names) for s in seats]
+    return zh_sep.join(n[0] for n in named), ", ".join(n[1] for n in named)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def per_seat(values: Sequence[int], names: Names | None) -> Text:
+    """A number per seat, signed: ``1号位 +3，2号位 -3`` / ``Seat 1 +3, Seat 2 -3``."""
+    named = [(seat_name(s, names), _signed(v)) for s, v in enumerate(values)]
+    return "，".join(f"{n[0]} {v}" for n, v in named), ", ".join(f"{n[1]} {v}" for n, v in named)
+
+
+def result_lines(result: HandEnded, words: Words, names: Names | None = None) -> list[Text]:
+    """A scored hand in words: the finishing order, every payment and result, the net scores."""
+    out = [
+        pair(
+            ("第{no}局 出完顺序：{order}", "hand {no}, finishing order: {order}"),
+            no=result.hand_no,
+            order=seats_text(result.order, names, " → "),
+        )
+    ]
+    for line in result.lines:
+        zh, en = payment_text(line, words, names)
+        out.append((f"  {zh}", f"  {en}"))
+    for res in result.results:
+        out.append(
+            pair(
+                ("  {seat}：{reason} {value}", "  {seat}: {reason} {value}"),
+                seat=seat_name(res.seat, names),
+                reason=code_name(words.reasons, res.reason),
+                value=res.value,
+            )
+        )
+    out.append(
+        pair(("  得分：{scores}", "  scores: {scores}"), scores=per_seat(result.scores, names))
+    )
+    return out
+
+
+class _Blank(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+AUTO_MARK: Text = ("（托管）", " (auto)")  # after the seat's name, on a play the server made
+# lines of the table's life that every game tells alike and no game's words name (yet): used when
+# the game's words have no line for the key
+CORE_LINES: dict[str, Text] = {
+    "auto_set.on.left": ("{name}离座，由托管代打", "{name} left; auto-play takes over"),
+    "table_abandoned": (
+        "牌桌无人在线，已结束（按当前比分）",
+        "Nobody was connected: the table ended (scores as they stand)",
+    ),
+}
+
+
+def event_line(event: Event, words: Words, names: Names | None, auto: bool = False) -> Text:
+    """An event told as the game's words tell it (``Words.events``, by the event's ``line_key``,
+    else its type), or by its type. ``auto``: the server decided it for the seat (it follows an
+    ``auto_played``): the seat is named with 托管, "3号位（托管）出 ♠5"."""
+    key = event.line_key()
+    template = words.events.get(key) or CORE_LINES.get(key) or words.events.get(event.TYPE)
+    seat = getattr(event, "seat", getattr(event, "leader", None))
+    who = seat_name(seat, names) if isinstance(seat, int) else ("", "")
+    if auto and isinstance(seat, int):
+        who = who[0] + AUTO_MARK[0], who[1] + AUTO_MARK[1]
+    if template is None:
+        return f"{who[0]} {event.TYPE}".strip(), f"{who[1]} {event.TYPE}".strip()
+    out = []
+    for lang, text in enumerate(template):
+        params = _Blank(name=who[lang], hand=getattr(event, "hand_no", ""))
+        cards = getattr(event, "cards", None)
+        if isinstance(cards, tuple):
+            params["cards"] = cards_text(cards)[lang]
+        card = getattr(event, "card", None)
+        if isinstance(card, int):
+            params["card"] = cards_text([card])[lang]
+        kind = getattr(event, "kind", None)
+        if isinstance(kind, str):
+            params["kind"] = code_name(words.kinds, kind)[lang]
+        for command, named in words.commands.items():
+            value = getattr(event, command, None)
+            if isinstance(value, str) and value in named:
+                params[command] = named[value].badge[lang]
+        out.append(text.format_map(params))
+    return out[0], out[1]
+
+
+def event_lines(events: Sequence[Event], words: Words, names: Names | None = None) -> list[Text]:
+    """Events told one by one (``event_line``), each event a seat's command the server decided
+    for it (the one after an ``auto_played`` of that seat) marked 托管."""
+    return [
+        event_line(e, words, names, auto=is_automatic(events[i - 1] if i else None, e))
+        for i, e in enumerate(events)
+    ]
+
+
+def is_automatic(before: Event | None, event: Event) -> bool:
+    return isinstance(before, AutoPlayed) and getattr(event, "seat", None) == before.seat
