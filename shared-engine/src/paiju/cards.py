@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Annotated, Literal, TypeAlias
 
-from paiju.errors import NotationError
+from paiju.error_base import NotationError
 
 
 class CardCode:

@@ -20,10 +20,13 @@ English ones. ``RuleError.cards`` keeps the codes, for programs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from paiju.cards import Lang
+from paiju.cards import Lang, card_name, parse_card
+
+# the base classes live below paiju.cards, which raises NotationError; they are this module's too
+from paiju.error_base import NotationError as NotationError
+from paiju.error_base import PaijuError as PaijuError
 
 # the template parameters whose values are cards: each message shows them by the cards' names
 CARD_PARAMS = frozenset({"card", "cards", "play", "lead"})
@@ -116,18 +119,6 @@ def register_messages(messages: Mapping[str, tuple[str, str]]) -> None:
         MESSAGES[code] = (zh, en)
 
 
-class PaijuError(ValueError):
-    """Base of every error the engine raises on bad input."""
-
-
-class NotationError(PaijuError):
-    """A text is not a card code."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(f"not a card: {text!r}")
-        self.text = text
-
-
 class RuleError(PaijuError):
     """A command is against the rules (or against the table's flow).
 
@@ -168,8 +159,6 @@ def _in_lang(value: Any, lang: Lang) -> Any:
 
 
 def _card_text(value: Any, lang: Lang) -> Any:
-    from paiju.cards import card_name, parse_card  # paiju.cards raises this module's errors
-
     items = value.split() if isinstance(value, str) else value
     if isinstance(value, int) and not isinstance(value, bool):
         items = [value]
