@@ -34,7 +34,7 @@ class Audit:
     ``ok``: nothing in the log is against the rules (so far as it goes); ``complete``: it also goes
     to the end of the match. ``verdict`` says both at once: ``"sound"``, ``"incomplete"`` (nothing
     wrong, but the log stops before the match ends, so what follows could not be checked) or
-    ``"failed"``. ``describe(report)`` tells it in words.
+    ``"failed"``. ``paiju.log.report.describe(report)`` tells it in words.
     """
 
     config: Config[Any] | None
