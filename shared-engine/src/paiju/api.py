@@ -55,8 +55,12 @@ def make_config(
 
 
 def config_from_dict(data: Mapping[str, Any]) -> Config[Any]:
-    """The inverse of ``Config.to_dict`` (a log header's config)."""
-    return make_config(data["game"], data["variant"], data["players"], data.get("options"))
+    """The inverse of ``Config.to_dict`` (a log header's config). A config stored before an
+    option's default changed does not name it: it takes the reading it was played under
+    (``options_before``), so that an old log replays to the same result."""
+    before = get_game(data["game"]).options_before
+    options = {**before, **(data.get("options") or {})}
+    return make_config(data["game"], data["variant"], data["players"], options)
 
 
 def initial_state(config: Config[Any]) -> State:

@@ -190,6 +190,9 @@ class TableGame(Generic[S]):
     }
     # a seat phase whose decision is of another kind than a play or a word (phase → kind)
     clock_phases: ClassVar[Mapping[str, str]] = {"bury": "bury"}
+    # options whose default reading changed after tables were played: the value a stored config
+    # (a log header, a table's meta) that does not name the option was played under
+    options_before: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {}

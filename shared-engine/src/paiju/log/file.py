@@ -74,7 +74,8 @@ def read_header(line: str) -> Config[Any]:
 def read_log_header(line: str) -> tuple[Config[Any], int]:
     """The config of a log and its schema version (1 … ``SCHEMA_VERSION``) from its header line.
     A config of an older log lacks options added since: they take their defaults, which are the
-    rules such a log was played under.
+    rules such a log was played under — or, for an option whose default changed, the game's
+    ``options_before`` (``api.config_from_dict``).
 
     Raises:
         RuleError: ``log_header``.
