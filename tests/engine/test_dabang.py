@@ -15,6 +15,7 @@ import dataclasses
 import itertools
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -815,6 +816,148 @@ def test_levels_go_up_by_one_stop_at_ten_and_the_dealer_side_passing_ten_wins() 
     assert ended.scores == (1, -1, 1, -1)
 
 
+# --- the kings' levels: "升级并且吃血", "逢3必打,逢10必打", 干锅 ----------------------------------------
+
+TODAY = {"buried_king_levels": "none", "must_play": "ten"}  # the readings before issue 27
+
+
+def play_last_trick(t: Table, points: tuple[int, ...], winner: int) -> HandEnded:
+    """The hand's last trick, played: the tricks before gave ``points``; every seat holds one
+    diamond, ``winner`` the ace (no level is a J, Q or A). Returns the hand's end."""
+    hands = tuple(cards("AD" if s == winner else "JD") for s in range(4))
+    t.state = copy_with(t.state, {"hands": hands, "points_won": points})
+    for _ in range(4):
+        seat = t.state.turn
+        assert seat is not None
+        t.do(Play(seat=seat, cards=t.state.hands[seat]))
+    ended = [e for e in t.events if isinstance(e, HandEnded)]
+    assert len(ended) == 1 and t.state.phase != "play"
+    return ended[0]
+
+
+def kings_buried(dealer: str, partner: str = "pass", **fields: Any) -> Table:
+    """The first hand (no 干锅, "第一把不带干锅"), seat 0 dealing with spades: he buries
+    ``dealer`` (his cards), his partner (seat 2: ♛♛ and ♕♕) says ``partner`` in the exchange."""
+    t = at_bury(**fields)
+    t.do(Play(seat=0, cards=cards(dealer)))
+    t.say("pass", partner, "pass")
+    assert t.state.phase == "play"
+    return t
+
+
+def levelled(t: Table, points: tuple[int, ...], winner: int) -> tuple[tuple[int, ...], int]:
+    """The levels after the hand's last trick, and the levels its result line gives."""
+    ended = play_last_trick(t, points, winner)
+    up = {r.value for r in ended.results if r.reason == "level_up"}
+    assert len(up) == 1, ended.results
+    return t.state.levels, up.pop()
+
+
+BURY_ONE = "RJ 4H 6D 6D 7C 8D 9D 4S"  # the dealer's big king and 7 low cards
+BURY_NONE = "3H 4H 6D 6D 7C 8D 9D 4S"
+
+
+@pytest.mark.parametrize(
+    ("options", "levels", "earned"),
+    [
+        ({}, (6, 3), 2),  # "升级并且吃血": the hand's level and one for the king
+        ({"buried_king_levels": "like_blood"}, (7, 3), 3),  # as its blood: a big king 2
+        (TODAY, (5, 3), 1),  # the option: the kings bring blood only
+    ],
+)
+def test_one_king_buried_and_the_kitty_kept_levels_the_dealer_side_up_for_it(
+    options: dict[str, str], levels: tuple[int, ...], earned: int
+) -> None:
+    """Case 1: "如果庄家方保底,抓分方得分又未达到或超过160.则庄家方享受底牌扣的王带来的奖励(升级并且
+    吃血)" — outside 干锅 the kings "追加升级"."""
+    t = kings_buried(BURY_ONE, levels=(4, 3), options=options)
+    assert t.state.rest.count(BIG_JOKER) == 1
+    assert levelled(t, (0, 50, 0, 50), winner=2) == (levels, earned)
+    assert t.state.blood == 2 + 2  # 100 points: 2 blood; "1个大王为2个血"
+
+
+@pytest.mark.parametrize(
+    ("options", "levels", "earned"),
+    [
+        ({}, (3, 8), 3),  # two kings: two levels more
+        ({"buried_king_levels": "like_blood"}, (3, 10), 5),  # 5 + 5 → stops at 10
+        (TODAY, (3, 6), 1),
+    ],
+)
+def test_two_kings_buried_and_the_kitty_taken_level_the_attackers_up_for_both(
+    options: dict[str, str], levels: tuple[int, ...], earned: int
+) -> None:
+    """Case 4: "如果抓分方抠底,得分也超过或达到160，则下局抓分方上台坐庄，并且享受底牌扣的王的奖励
+    (升级并且吃血)" — whoever buried the kings (here the dealer and his partner)."""
+    t = kings_buried(BURY_ONE, "bury1", levels=(3, 5), options=options)
+    assert t.state.rest.count(BIG_JOKER) == 2 and t.state.exchanges == ((2, 1),)
+    assert levelled(t, (0, 90, 0, 90), winner=1) == (levels, earned)
+    assert t.state.dealer == 1 and t.state.match_winner is None
+
+
+def test_a_small_king_counts_one_level_either_way() -> None:
+    """ "1个小王为1个血": ♛♛♕ buried by the partner (big ones first), the dealer side at 3 keeping
+    the kitty — the hand's level and one a king (4), or as their blood (1 + 2 + 2 + 1 = 6)."""
+    each = kings_buried(BURY_NONE, "bury3", levels=(3, 3))
+    assert sorted(each.state.rest)[-3:] == [SMALL_JOKER, BIG_JOKER, BIG_JOKER]
+    assert levelled(each, (0, 50, 0, 50), winner=0) == ((7, 3), 4)
+    like_blood = {"buried_king_levels": "like_blood"}
+    blood = kings_buried(BURY_NONE, "bury3", levels=(3, 3), options=like_blood)
+    assert levelled(blood, (0, 50, 0, 50), winner=0) == ((9, 3), 6)
+
+
+def test_a_climb_that_would_pass_ten_stops_at_ten() -> None:
+    """ "逢10必打": the dealer side at 8 earns three levels (two kings) and stops at 10, which it
+    must play; at 10 the next win as the dealer side passes it and wins the match."""
+    t = kings_buried(BURY_ONE, "bury1", levels=(8, 5))
+    assert levelled(t, (0, 50, 0, 50), winner=0) == ((10, 5), 3)
+    assert t.state.match_winner is None and t.state.dealer == 2
+    attackers = kings_buried(BURY_ONE, "bury1", levels=(3, 9))
+    assert levelled(attackers, (0, 90, 0, 90), winner=3) == ((3, 10), 3)
+
+
+def test_a_climb_from_three_as_the_attackers_stops_at_three() -> None:
+    """ "打过10就结束一轮，再从3打起，逢3必打": a side at 3 passes 3 only by playing it — as the
+    attackers it earns its levels but stays at 3, and deals at 3; as the dealer side it climbs
+    from 3. The option ``must_play`` = ``ten`` (and both options: today's reading) let it pass."""
+    t = kings_buried(BURY_ONE, levels=(3, 3))
+    assert levelled(t, (0, 90, 0, 90), winner=1) == ((3, 3), 2)
+    assert t.state.dealer == 1  # the attackers deal at 3 ("上台坐庄")
+    ten = kings_buried(BURY_ONE, levels=(3, 3), options={"must_play": "ten"})
+    assert levelled(ten, (0, 90, 0, 90), winner=1) == ((3, 5), 2)
+    today = kings_buried(BURY_ONE, levels=(3, 3), options=TODAY)
+    assert levelled(today, (0, 90, 0, 90), winner=1) == ((3, 4), 1)
+    dealing = kings_buried(BURY_ONE, levels=(3, 3))
+    assert levelled(dealing, (0, 50, 0, 50), winner=0) == ((5, 3), 2)
+
+
+def test_kings_earn_no_level_in_the_cases_without_a_level_up() -> None:
+    """Case 3 "能吃到底牌扣的王奖励的血牌,但不升级"; case 2 "扣的王作废"."""
+    t = kings_buried(BURY_ONE, "bury1", levels=(4, 5))
+    play_last_trick(t, (0, 90, 0, 90), winner=0)  # 保底, 180 + 0
+    assert (t.state.levels, t.state.blood, t.state.dealer) == ((4, 5), 4, 1)
+    void = kings_buried(BURY_ONE, "bury1", levels=(4, 5))
+    play_last_trick(void, (0, 30, 0, 30), winner=1)  # 抠底 under 160
+    assert (void.state.levels, void.state.dealer) == ((4, 5), 2)
+
+
+def test_ganguo_kings_add_no_level() -> None:
+    """干锅: "此局中若有一方能达到升级的条件，这方就升级，但底牌中的王不追加升级也不算血" — the kitty
+    (kept, "干锅时底牌不能替换") holds two big kings; the dealer side keeps it and levels up by one."""
+    t = deal(
+        ["5H 5H 9S 9S AS", "5S 5S 5S 5S 7D", "BJ BJ BJ BJ 5C", "RJ RJ RJ RJ 8C"],
+        "RJ RJ 6H 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+    )
+    t.say("2xS", "pass", "pass", "pass", "pass")
+    assert t.state.ganguo and t.state.phase == "play" and t.state.rest.count(BIG_JOKER) == 2
+    assert levelled(t, (50, 0, 50, 0), winner=1) == ((3, 6), 1)
+    assert t.state.blood == 2  # 100 points; the kings "不算血"
+
+
 # --- whole matches --------------------------------------------------------------------------------
 
 
@@ -958,3 +1101,25 @@ def test_bots_win_an_opponent_s_trick_cheaply_feed_a_partner_and_shed_low() -> N
     t.do(move)
     move = GAME.bot_choice(t.state, 3, GAME.legal_moves(t.state, 3))
     assert move == Play(seat=3, cards=cards("6S"))  # no winning card: the low one, no points given
+
+
+OLD_LOG = Path(__file__).resolve().parents[1] / "fixtures" / "logs" / "before-27"
+
+
+def test_a_log_stored_before_the_kings_levels_replays_with_the_readings_it_was_played_under() -> (
+    None
+):
+    """The golden match as recorded before issue 27 (frozen in tests/fixtures/logs/before-27): its
+    header names neither ``buried_king_levels`` nor ``must_play``, so it is read with ``none`` and
+    ``ten`` (``options_before``) and audits as played — the attackers at 3 win hand 1 and play
+    hand 2 at 4. Read with today's defaults, hand 2's level would be 3 and its plays refused."""
+    lines = (OLD_LOG / "dabang-huludao.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert not {"buried_king_levels", "must_play"} & set(header["config"]["options"])
+    report = audit(lines)
+    assert report.ok, report.error
+    assert report.state is not None and report.state.levels == (3, 4)
+    options = report.state.config.options
+    assert (options.buried_king_levels, options.must_play) == ("none", "ten")
+    header["config"]["options"] |= {"buried_king_levels": "one_each", "must_play": "three_and_ten"}
+    assert not audit([json.dumps(header), *lines[1:]]).ok

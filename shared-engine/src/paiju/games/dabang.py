@@ -272,17 +272,54 @@ def blood_of_points(points: int) -> int:
     return 0
 
 
+def king_levels(kitty: Sequence[Card], reading: str) -> int:
+    """The levels the kings buried in the kitty add to the side that earns their reward
+    ("享受底牌扣的王带来的奖励(升级并且吃血)"; outside 干锅 they "追加升级", "底牌中的王不追加升级" being
+    said of 干锅 alone). The text counts the kings ("所扣的王的个数") but prints a number only for
+    their blood: ``one_each`` — one level (one 升级) a king, big or small; ``like_blood`` — as
+    many levels as blood ("1个大王为2个血…1个小王为1个血"); ``none`` — no level beyond the hand's
+    one (the kings bring blood only)."""
+    big = sum(1 for c in kitty if c == BIG_JOKER)
+    small = sum(1 for c in kitty if c == SMALL_JOKER)
+    if reading == "one_each":
+        return big + small
+    if reading == "like_blood":
+        return 2 * big + small
+    return 0
+
+
+MUST_PLAY: dict[str, tuple[int, ...]] = {"three_and_ten": (3, 10), "ten": (10,)}
+
+
+def climb(level: int, earned: int, dealer_side: bool, stops: Sequence[int]) -> int:
+    """A side's level after it earns ``earned`` levels: "逢3必打,逢10必打" — a climb stops at a
+    must-play level it reaches, and passes it only as the dealer side, having played it (a side
+    at such a level that wins as the attackers stays there, to play it as the new dealer side).
+
+    >>> climb(3, 1, dealer_side=False, stops=(3, 10)), climb(3, 3, True, (3, 10))
+    (3, 6)
+    >>> climb(8, 4, dealer_side=True, stops=(3, 10)), climb(10, 2, False, (3, 10))
+    (10, 10)
+    """
+    if level in stops and not dealer_side:
+        return level
+    ahead = [s for s in (*stops, LAST_LEVEL) if s > level]
+    return min([level + earned, *ahead])
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a hand ends: the attackers' points (the kitty's doubled on 抠底), who took the last
-    trick, which of the text's four cases applies, the side that levels up, the blood owed in the
-    next hand, the next dealer, and the side that wins the match at once (None)."""
+    trick, which of the text's four cases applies, the side that levels up and the levels it
+    earns (before the stops of "逢3必打,逢10必打"), the blood owed in the next hand, the next
+    dealer, and the side that wins the match at once (None)."""
 
     points: int
     kitty_points: int
     koudi: bool  # the attackers took the last trick (抠底); else the dealer side did (保底)
     case: int  # 1 保底 <160, 2 抠底 <160, 3 保底 >=160, 4 抠底 >=160
     leveling: int | None  # the side that levels up
+    levels: int  # the levels it earns: the hand's one and the buried kings' (0: nobody levels)
     blood: int
     next_dealer: int
     match_winner: int | None  # a side
@@ -304,6 +341,11 @@ class DabangOptions:
         ("最后看花色").
     hands: end the match after this many hands even if no side has passed 10 (0: no cap; a hand
         dealt again, "重新洗牌", is not counted twice).
+    buried_king_levels: the levels the kings buried in the kitty add to the side that earns their
+        reward ("升级并且吃血") — ``one_each`` (one a king), ``like_blood`` (a big king 2, a small 1,
+        as their blood) or ``none`` (the hand's one level only: the reading before issue 27).
+    must_play: the levels a climb stops at ("逢3必打,逢10必打") — ``three_and_ten``, or ``ten``
+        (the reading before issue 27: a side at 3 that wins as the attackers goes on to 4).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -313,6 +355,13 @@ class DabangOptions:
     small_jokers_end: bool = True
     pick_back: Literal["choose", "fixed"] = "choose"
     hands: int = 0
+    buried_king_levels: Literal["one_each", "like_blood", "none"] = "one_each"
+    must_play: Literal["three_and_ten", "ten"] = "three_and_ten"
+
+
+# What a stored config that does not name these options was played under (api.config_from_dict):
+# the readings before issue 27, so that an old log replays to the same levels.
+OPTIONS_BEFORE: dict[str, Any] = {"buried_king_levels": "none", "must_play": "ten"}
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -352,6 +401,23 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         },
     ),
     "hands": OptionLabel("最多局数（0为打过10为止）", "Most hands (0: until a side passes 10)"),
+    "buried_king_levels": OptionLabel(
+        "底牌扣王追加升级",
+        "Levels added by the kings buried in the kitty",
+        {
+            "one_each": ("每个王追加升一级", "one level a king"),
+            "like_blood": ("按血数：大王升两级，小王升一级", "as their blood: big 2, small 1"),
+            "none": ("王不追加升级（只吃血）", "none (blood only)"),
+        },
+    ),
+    "must_play": OptionLabel(
+        "必打的级",
+        "Levels that must be played",
+        {
+            "three_and_ten": ("逢3必打，逢10必打", "3 and 10"),
+            "ten": ("只有10必打", "10 only"),
+        },
+    ),
 }
 
 
@@ -608,6 +674,7 @@ class Dabang(TrickGame[DabangState]):
     seat_phases = frozenset({"declare", "bury", "exchange", "pick", "play"})
     speaking_phases = frozenset({"declare", "exchange", "pick"})
     option_labels = OPTION_LABELS
+    options_before = OPTIONS_BEFORE
     words = WORDS
     follow_rules = RULES["pairs_first"]
     point_values = POINTS
@@ -948,10 +1015,14 @@ class Dabang(TrickGame[DabangState]):
         enough = points >= ATTACK_TARGET
         case = (3 if enough else 1) if not koudi else (4 if enough else 2)
         leveling = {1: defenders, 4: attackers}.get(case)
-        rewarded = case != 2 and not state.ganguo  # "扣的王作废"; 干锅 "不算血"
+        rewarded = case != 2 and not state.ganguo  # "扣的王作废"; 干锅 "不追加升级也不算血"
         big = sum(1 for c in kitty if c == BIG_JOKER)
         small = sum(1 for c in kitty if c == SMALL_JOKER)
         blood = blood_of_points(points) + (2 * big + small if rewarded else 0)
+        # case 3 "能吃到底牌扣的王奖励的血牌,但不升级": only the levelling cases earn levels
+        earned = 0 if leveling is None else 1
+        if leveling is not None and rewarded:
+            earned += king_levels(kitty, o.buried_king_levels)
         next_side = attackers if enough else defenders
         n = state.config.players
         next_dealer = (dealer + 2) % n if next_side == defenders else (dealer + 1) % n
@@ -967,7 +1038,9 @@ class Dabang(TrickGame[DabangState]):
             leveling is not None and leveling == defenders and state.levels[leveling] >= LAST_LEVEL
         ):
             winner = leveling  # "打过10就结束一轮"
-        return Outcome(points, kitty_points, koudi, case, leveling, blood, next_dealer, winner)
+        return Outcome(
+            points, kitty_points, koudi, case, leveling, earned, blood, next_dealer, winner
+        )
 
     def score(self, state: DabangState) -> HandEnded:
         out = self.outcome(state)
@@ -984,8 +1057,8 @@ class Dabang(TrickGame[DabangState]):
         scores = [0] * n
         if out.leveling is not None:
             for s in range(n):
-                scores[s] = 1 if side_of(s) == out.leveling else -1
-            results += [ResultLine("level_up", s, 1) for s in side_seats(out.leveling)]
+                scores[s] = out.levels if side_of(s) == out.leveling else -out.levels
+            results += [ResultLine("level_up", s, out.levels) for s in side_seats(out.leveling)]
         if out.blood:
             results.append(ResultLine("blood", out.next_dealer, out.blood))
         if out.match_winner is not None:
@@ -999,14 +1072,16 @@ class Dabang(TrickGame[DabangState]):
         )
 
     def hand_scored(self, state: DabangState, event: HandEnded) -> Changes:
-        """Levels ("逢3必打,逢10必打": a side at 10 stays there until it passes 10 as the dealer
-        side), the blood owed and the next dealer. A hand dealt again changes none of them."""
+        """Levels (``climb``: "逢3必打,逢10必打"), the blood owed and the next dealer. A hand dealt
+        again changes none of them."""
         if state.phase == "redeal":
             return {"redeals": state.redeals + 1}
         out = self.outcome(state)
         levels = list(state.levels)
         if out.leveling is not None and out.match_winner is None:
-            levels[out.leveling] = min(LAST_LEVEL, levels[out.leveling] + 1)
+            dealer_side = state.dealer is not None and out.leveling == side_of(state.dealer)
+            stops = MUST_PLAY[state.config.options.must_play]
+            levels[out.leveling] = climb(levels[out.leveling], out.levels, dealer_side, stops)
         return {
             "levels": tuple(levels),
             "dealer": out.next_dealer,
