@@ -26,6 +26,7 @@ from paiju.games.dagong import (
     called_card,
     first_dealer,
     points_of,
+    settle,
     xiqian_of,
 )
 from paiju.games.dagong_combos import LINEAR
@@ -525,3 +526,34 @@ def test_a_bot_does_not_bomb_a_partner_it_knows_even_when_he_is_close_to_going_o
     assert GAME.allies(t.state, 1) == frozenset()
     move = bots.choose(t.state, 1)
     assert isinstance(move, Play) and move.reading is not None and move.reading.kind == "bomb"
+
+
+def test_two_against_two_each_loser_pays_one_winner_or_each_winner_by_option() -> None:
+    """ "他和他对家都赢相应的番数", "最终金币数＝房间底金×番数": each player of the winning side wins the
+    番, each loser loses it (``payment`` ``one_each``, the default); ``each_to_each``, the other
+    reading: each loser pays each winner, twice the 番 a head — the hand's lines and a played
+    拱拢's alike. One against three (明独) is the same either way."""
+    t = two_against_two()
+    state = end_state(t, (0, 1, 2), (150, 0, 50, 0), {3: "3C"})
+    assert lines_of(GAME.score(state)) == [("points_win", 1, 0, 1), ("points_win", 3, 2, 1)]
+    each = copy_with(state, {"config": GAME.config(None, None, payment="each_to_each")})
+    ended = GAME.score(each)
+    assert lines_of(ended) == [
+        ("points_win", 1, 0, 1),
+        ("points_win", 1, 2, 1),
+        ("points_win", 3, 0, 1),
+        ("points_win", 3, 2, 1),
+    ]
+    assert ended.scores == (2, -2, 2, -2)
+    g = deal("7S 3S 3H 3C 3D 4S 4H 4C 4D 9C", "5D 6D", "7S QH", "TD KD", payment="each_to_each")
+    no_solo(g)
+    g.play(0, "3S 3H 3C 3D 4S 4H 4C 4D")  # a hard 8拱: 4番
+    won = lines_of(GAME.score(end_state(g, (0, 1, 2), (0, 0, 0, 0), {3: "TD"})))
+    assert [x for x in won if x[0] == "fan_gonglong"] == [
+        ("fan_gonglong", 1, 0, 4),
+        ("fan_gonglong", 1, 2, 4),
+        ("fan_gonglong", 3, 0, 4),
+        ("fan_gonglong", 3, 2, 4),
+    ]
+    solo = settle("mingdu_win", (0,), (1, 2, 3), 4, "each_to_each")
+    assert solo == settle("mingdu_win", (0,), (1, 2, 3), 4)

@@ -85,12 +85,16 @@ class DagongOptions:
         ``third`` (三游) or ``first`` (一游).
     stake: the table's stake (房间底金); every amount is stake × 番.
     hands: how many hands a match has.
+    payment: two against two, ``one_each`` — each loser pays one winner, so that each player wins
+        or loses the 番 ("他和他对家都赢相应的番数", "最终金币数＝房间底金×番数") — or
+        ``each_to_each``: each loser pays each winner (each wins or loses twice the 番).
     """
 
     gonglong_fan: tuple[int, ...] = DOUBLING
     unplayed_points: Literal["third", "first"] = "third"
     stake: int = 1
     hands: int = 1
+    payment: Literal["one_each", "each_to_each"] = "one_each"
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -109,6 +113,17 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
     "stake": OptionLabel("底金", "Stake", min=1),
     "hands": MATCH_HANDS,
+    "payment": OptionLabel(
+        "二打二时的输赢",
+        "Two against two, who pays whom",
+        {
+            "one_each": ("每个输家付一个赢家（每人输赢番数）", "each loser pays one winner"),
+            "each_to_each": (
+                "每个输家付每个赢家（每人输赢两倍番数）",
+                "each loser pays each winner",
+            ),
+        },
+    ),
 }
 
 
@@ -314,12 +329,19 @@ def xiqian_of(hands: Sequence[Hand], stake: int) -> list[ScoreLine]:
 
 
 def settle(
-    reason: str, winners: Sequence[int], losers: Sequence[int], amount: int
+    reason: str,
+    winners: Sequence[int],
+    losers: Sequence[int],
+    amount: int,
+    payment: str = "one_each",
 ) -> list[ScoreLine]:
-    """Side against side: two against two each loser pays one winner; one against three the one
-    pays or is paid by each of the three."""
-    if len(winners) == len(losers):
+    """Side against side: two against two each loser pays one winner (in the order given), or
+    each winner with ``payment`` ``each_to_each``; one against three the one pays or is paid by
+    each of the three."""
+    if len(winners) == len(losers) and payment == "one_each":
         return [ScoreLine(reason, lo, w, amount) for w, lo in zip(winners, losers, strict=True)]
+    if len(winners) == len(losers):
+        return [ScoreLine(reason, lo, w, amount) for lo in losers for w in winners]
     if len(winners) == 1:
         return [ScoreLine(reason, lo, winners[0], amount) for lo in losers]
     return [ScoreLine(reason, losers[0], w, amount) for w in winners]
@@ -565,7 +587,8 @@ class Dagong(ClimbingGame[DagongState]):
             if max(side_points) == TOTAL_POINTS and any(s in state.out for s in winners):
                 results += [ResultLine("qing", s, 1) for s in winners]  # "得到满分…且跑出来"
             by_place = sorted(winners, key=order.index), sorted(losers, key=order.index)
-            lines += settle(reason, by_place[0], by_place[1], stake * fan)
+            payment = state.config.options.payment
+            lines += settle(reason, by_place[0], by_place[1], stake * fan, payment)
         lines += self._big_play_lines(state, order, stake)
         results += [ResultLine("points", s, points[s]) for s in range(n)]
         results.append(ResultLine("fan", winners[0], fan))
@@ -588,7 +611,7 @@ class Dagong(ClimbingGame[DagongState]):
             mine, theirs = (first, second) if seat in first else (second, first)
             won = seat in state.out[:3] and order[-1] in theirs
             winners, losers = (mine, theirs) if won else (theirs, mine)
-            lines += settle(reason, winners, losers, stake * fan)
+            lines += settle(reason, winners, losers, stake * fan, state.config.options.payment)
         return lines
 
     # --- bots -------------------------------------------------------------------------------------
