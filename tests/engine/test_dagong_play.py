@@ -412,6 +412,12 @@ def test_a_gonglong_played_wins_its_fan_if_its_player_gets_out_and_the_last_is_a
     partner_last = GAME.score(end_state(t, (0, 1, 3), (0, 0, 0, 0), {2: "7S"}))
     assert ("fan_gonglong", 0, 1, 4) in lines_of(partner_last)
     assert state.big_plays == t.state.big_plays
+    # the other reading (option big_play_won = out): out in the first three is enough
+    out = copy_with(
+        end_state(t, (0, 1, 3), (0, 0, 0, 0), {2: "7S"}),
+        {"config": GAME.config(None, None, big_play_won="out")},
+    )
+    assert ("fan_gonglong", 1, 0, 4) in lines_of(GAME.score(out))
 
 
 def test_the_fan_table_is_an_option() -> None:

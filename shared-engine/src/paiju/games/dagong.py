@@ -88,6 +88,9 @@ class DagongOptions:
     payment: two against two, ``one_each`` — each loser pays one winner, so that each player wins
         or loses the 番 ("他和他对家都赢相应的番数", "最终金币数＝房间底金×番数") — or
         ``each_to_each``: each loser pays each winner (each wins or loses twice the 番).
+    big_play_won: when a played 拱拢 (天炸, 8喜, 7喜, 四套硬510K) wins its 番 — ``out_and_last``:
+        its player out among the first three and 末游 an opponent ("跑出为1、2、3游，末游为敌对方的
+        人"), or ``out``: its player out among the first three, whoever is 末游.
     """
 
     gonglong_fan: tuple[int, ...] = DOUBLING
@@ -95,6 +98,7 @@ class DagongOptions:
     stake: int = 1
     hands: int = 1
     payment: Literal["one_each", "each_to_each"] = "one_each"
+    big_play_won: Literal["out_and_last", "out"] = "out_and_last"
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -122,6 +126,17 @@ OPTION_LABELS: dict[str, OptionLabel] = {
                 "每个输家付每个赢家（每人输赢两倍番数）",
                 "each loser pays each winner",
             ),
+        },
+    ),
+    "big_play_won": OptionLabel(
+        "打出拱拢、天炸、喜算赢",
+        "A played 拱拢, 天炸 or 喜 wins its 番",
+        {
+            "out_and_last": (
+                "跑出1、2、3游且末游为敌对方",
+                "out in the first three, 末游 an opponent",
+            ),
+            "out": ("跑出1、2、3游即可", "out in the first three"),
         },
     ),
 }
@@ -609,7 +624,9 @@ class Dagong(ClimbingGame[DagongState]):
         lines: list[ScoreLine] = []
         for seat, reason, fan in state.big_plays:
             mine, theirs = (first, second) if seat in first else (second, first)
-            won = seat in state.out[:3] and order[-1] in theirs
+            won = seat in state.out[:3] and (
+                order[-1] in theirs or state.config.options.big_play_won == "out"
+            )
             winners, losers = (mine, theirs) if won else (theirs, mine)
             lines += settle(reason, winners, losers, stake * fan, state.config.options.payment)
         return lines
