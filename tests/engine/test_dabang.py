@@ -470,6 +470,19 @@ def test_blood_from_the_score(points: int, blood: int) -> None:
     assert blood_of_points(points) == blood
 
 
+@pytest.mark.parametrize(
+    ("points", "blood"),
+    [(0, 12), (85, 3), (115, 0), (110, 1), (120, 0), (205, 0), (215, 1), (260, 6)],
+)
+def test_blood_from_the_score_counting_whole_tens_short(points: int, blood: int) -> None:
+    """The other reading of "（结算时5分不计）", option ``blood_rounding`` = ``shortfall``: only whole
+    tens short of 120 count; a hand ending on 85 owes three."""
+    assert blood_of_points(points, "shortfall") == blood
+    state = end_of_hand((0, 40, 0, 45), 0, KITTY_20, options={"blood_rounding": "shortfall"})
+    assert GAME.outcome(state).blood == 3
+    assert GAME.outcome(end_of_hand((0, 40, 0, 45), 0, KITTY_20)).blood == 4
+
+
 # --- the kitty --------------------------------------------------------------------------------
 
 

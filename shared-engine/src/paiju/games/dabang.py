@@ -261,9 +261,16 @@ def auto_taken(kitty: Sequence[Card], order: TrumpOrder, count: int) -> tuple[Ha
 # --- scoring ------------------------------------------------------------------------------------
 
 
-def blood_of_points(points: int) -> int:
+def blood_of_points(points: int, rounding: str = "score") -> int:
     """ "抓分方得分若未满120分，每少10分下局出一个血（结算时5分不计）。若得分超过200，每多10分
-    下局即得一个血": the score's 5 is dropped first (85 → 80: four)."""
+    下局即得一个血": ``score`` — the score's 5 is dropped first (85 → 80: four); ``shortfall`` —
+    only whole tens of what is short of 120 count (85 is 35 short: three). Above 200 both agree.
+
+    >>> blood_of_points(85), blood_of_points(85, "shortfall"), blood_of_points(215, "shortfall")
+    (4, 3, 1)
+    """
+    if points < BLOOD_LOW and rounding == "shortfall":
+        return (BLOOD_LOW - points) // 10
     tens = points - points % 10
     if tens < BLOOD_LOW:
         return (BLOOD_LOW - tens) // 10
@@ -346,6 +353,8 @@ class DabangOptions:
         as their blood) or ``none`` (the hand's one level only: the reading before issue 27).
     must_play: the levels a climb stops at ("逢3必打,逢10必打") — ``three_and_ten``, or ``ten``
         (the reading before issue 27: a side at 3 that wins as the attackers goes on to 4).
+    blood_rounding: "结算时5分不计" under 120 — ``score``: the score's 5 is dropped (85 → 80, four
+        blood), or ``shortfall``: only whole tens short of 120 count (85: three).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -357,6 +366,7 @@ class DabangOptions:
     hands: int = 0
     buried_king_levels: Literal["one_each", "like_blood", "none"] = "one_each"
     must_play: Literal["three_and_ten", "ten"] = "three_and_ten"
+    blood_rounding: Literal["score", "shortfall"] = "score"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
@@ -416,6 +426,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "three_and_ten": ("逢3必打，逢10必打", "3 and 10"),
             "ten": ("只有10必打", "10 only"),
+        },
+    ),
+    "blood_rounding": OptionLabel(
+        "不足120分算血时（结算时5分不计）",
+        "Blood under 120 (结算时5分不计)",
+        {
+            "score": ("得分去掉5分再算（85分算4个血）", "drop the score's 5 (85: 4 blood)"),
+            "shortfall": ("只算少的整10分（85分算3个血）", "whole tens short (85: 3 blood)"),
         },
     ),
 }
@@ -1018,7 +1036,7 @@ class Dabang(TrickGame[DabangState]):
         rewarded = case != 2 and not state.ganguo  # "扣的王作废"; 干锅 "不追加升级也不算血"
         big = sum(1 for c in kitty if c == BIG_JOKER)
         small = sum(1 for c in kitty if c == SMALL_JOKER)
-        blood = blood_of_points(points) + (2 * big + small if rewarded else 0)
+        blood = blood_of_points(points, o.blood_rounding) + (2 * big + small if rewarded else 0)
         # case 3 "能吃到底牌扣的王奖励的血牌,但不升级": only the levelling cases earn levels
         earned = 0 if leveling is None else 1
         if leveling is not None and rewarded:
