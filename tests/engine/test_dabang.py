@@ -668,6 +668,24 @@ def test_ganguo_the_kitty_is_not_exchanged() -> None:
     assert len(s.hands[1]) == 5
 
 
+@pytest.mark.parametrize(("two", "ganguo"), [("apart", True), ("trump_suit", False)])
+def test_the_trump_suit_s_two_in_the_ganguo_test_is_an_option(two: str, ganguo: bool) -> None:
+    """ "底牌没有主花色牌(混牌除外)": a kitty whose only spade is ♠2 is 干锅 when the 2 stands apart
+    ("主花色2" has its own place in the order, the default), not when it counts as a spade."""
+    t = deal(
+        ["5H 5H 9S 9S AS", "5S 5S 5S 5S 7D", "BJ BJ BJ BJ 5C", "RJ RJ RJ RJ 8C"],
+        "2S 4H 6H 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+        options={"ganguo_two": two},
+    )
+    t.say("2xS", "pass", "pass", "pass", "pass")
+    assert t.state.ganguo is ganguo
+    assert t.state.phase == ("play" if ganguo else "bury")
+
+
 # --- tricks -----------------------------------------------------------------------------------
 
 

@@ -355,6 +355,8 @@ class DabangOptions:
         (the reading before issue 27: a side at 3 that wins as the attackers goes on to 4).
     blood_rounding: "结算时5分不计" under 120 — ``score``: the score's 5 is dropped (85 → 80, four
         blood), or ``shortfall``: only whole tens short of 120 count (85: three).
+    ganguo_two: the trump suit's 2 in the 干锅 test — ``apart`` (not a 主花色牌: the order lists
+        "主花色2" apart) or ``trump_suit`` (a card of the trump suit like any other).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -367,6 +369,7 @@ class DabangOptions:
     buried_king_levels: Literal["one_each", "like_blood", "none"] = "one_each"
     must_play: Literal["three_and_ten", "ten"] = "three_and_ten"
     blood_rounding: Literal["score", "shortfall"] = "score"
+    ganguo_two: Literal["apart", "trump_suit"] = "apart"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
@@ -434,6 +437,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "score": ("得分去掉5分再算（85分算4个血）", "drop the score's 5 (85: 4 blood)"),
             "shortfall": ("只算少的整10分（85分算3个血）", "whole tens short (85: 3 blood)"),
+        },
+    ),
+    "ganguo_two": OptionLabel(
+        "判干锅时主花色2",
+        "The trump suit's 2 in the 干锅 test",
+        {
+            "apart": ("不算主花色牌", "not a card of the trump suit"),
+            "trump_suit": ("算主花色牌", "a card of the trump suit"),
         },
     ),
 }
@@ -893,7 +904,8 @@ class Dabang(TrickGame[DabangState]):
         hands[payer] = tuple(sorted((*(remove_cards(hands[payer], tribute) or ()), *back)))
         hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
         kitty = state.rest
-        ganguo = shown and not self.first_hand(state) and is_ganguo(kitty, order, suit)
+        two = state.config.options.ganguo_two
+        ganguo = shown and not self.first_hand(state) and is_ganguo(kitty, order, suit, two)
         changes: Changes = {
             "dealer": dealer,
             "trump_suit": suit,
@@ -1261,11 +1273,13 @@ def big_jokers_first(hand: Sequence[Card], buried: Sequence[Card]) -> bool:
     return Counter(buried)[BIG_JOKER] == Counter(hand)[BIG_JOKER]
 
 
-def is_ganguo(kitty: Sequence[Card], order: TrumpOrder, suit: int) -> bool:
+def is_ganguo(kitty: Sequence[Card], order: TrumpOrder, suit: int, two: str = "apart") -> bool:
     """ "底牌没有主花色牌(混牌除外)或全是主，称为干锅": no card of the trump suit but its level card
-    (nor its 2, which the order ranks apart), or trumps only."""
+    (nor its 2, which the order ranks apart — ``two`` ``apart``; ``trump_suit``: its 2 counts as
+    a card of the suit), or trumps only."""
     level = order.level
-    plain = [c for c in kitty if c < SMALL_JOKER and c & 3 == suit and c >> 2 not in (level, TWO)]
+    apart = (level, TWO) if two == "apart" else (level,)
+    plain = [c for c in kitty if c < SMALL_JOKER and c & 3 == suit and c >> 2 not in apart]
     return not plain or all(order.is_trump(c) for c in kitty)
 
 
