@@ -668,6 +668,25 @@ def test_ganguo_the_kitty_is_not_exchanged() -> None:
     assert len(s.hands[1]) == 5
 
 
+def test_the_first_hand_after_a_grab_may_be_ganguo_when_the_table_says_so() -> None:
+    """ "第一把不带干锅" stands in the paragraph on turning the kitty: by default the whole first
+    hand is exempt; with ``first_hand_ganguo`` = ``after_grab`` a grabbed big joker naming spades
+    over a kitty without a spade (shown, "发牌或反主结束后将底牌公开") is 干锅."""
+    assert at_bury().state.phase == "bury"  # the default: buried as usual
+    t = deal(
+        [
+            "RJ 4S 5S 6S 7S 8S 9S TS JS",
+            "4D 5D 6D 7D 8D 9D TD JD QD",
+            "4C 5C 6C 7C 8C BJ BJ RJ RJ",
+            "4H 5H 6H 7H 8H 9H TH JH QH",
+        ],
+        "3H 4H 6D 6D 7C 8D 9D KD",
+        options={"first_hand_ganguo": "after_grab"},
+    )
+    t.say("liang")
+    assert t.state.ganguo and t.state.phase == "play" and len(t.state.hands[0]) == 9
+
+
 @pytest.mark.parametrize(("two", "ganguo"), [("apart", True), ("trump_suit", False)])
 def test_the_trump_suit_s_two_in_the_ganguo_test_is_an_option(two: str, ganguo: bool) -> None:
     """ "底牌没有主花色牌(混牌除外)": a kitty whose only spade is ♠2 is 干锅 when the 2 stands apart

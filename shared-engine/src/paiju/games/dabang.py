@@ -357,6 +357,9 @@ class DabangOptions:
         blood), or ``shortfall``: only whole tens short of 120 count (85: three).
     ganguo_two: the trump suit's 2 in the 干锅 test — ``apart`` (not a 主花色牌: the order lists
         "主花色2" apart) or ``trump_suit`` (a card of the trump suit like any other).
+    first_hand_ganguo: "第一把不带干锅", said where the kitty is turned — ``never`` (the whole first
+        hand is exempt) or ``after_grab`` (only the turned kitty is: a first hand whose trumps a
+        grabbed big joker named may be 干锅).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -370,6 +373,7 @@ class DabangOptions:
     must_play: Literal["three_and_ten", "ten"] = "three_and_ten"
     blood_rounding: Literal["score", "shortfall"] = "score"
     ganguo_two: Literal["apart", "trump_suit"] = "apart"
+    first_hand_ganguo: Literal["never", "after_grab"] = "never"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
@@ -445,6 +449,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "apart": ("不算主花色牌", "not a card of the trump suit"),
             "trump_suit": ("算主花色牌", "a card of the trump suit"),
+        },
+    ),
+    "first_hand_ganguo": OptionLabel(
+        "第一把干锅",
+        "干锅 in the first hand",
+        {
+            "never": ("第一把不带干锅", "never"),
+            "after_grab": ("抢亮大王后可以干锅（翻底定主时不带）", "after a grabbed big joker"),
         },
     ),
 }
@@ -904,8 +916,9 @@ class Dabang(TrickGame[DabangState]):
         hands[payer] = tuple(sorted((*(remove_cards(hands[payer], tribute) or ()), *back)))
         hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
         kitty = state.rest
-        two = state.config.options.ganguo_two
-        ganguo = shown and not self.first_hand(state) and is_ganguo(kitty, order, suit, two)
+        o = state.config.options
+        exempt = self.first_hand(state) and o.first_hand_ganguo == "never"
+        ganguo = shown and not exempt and is_ganguo(kitty, order, suit, o.ganguo_two)
         changes: Changes = {
             "dealer": dealer,
             "trump_suit": suit,
