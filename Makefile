@@ -76,14 +76,17 @@ typecheck: $(STAMP)
 # limit, which a second busy core slows below the limit.
 WORKERS ?= 2
 unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration
-	$(BIN)/pytest tests/integration
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration --durations=15
+	$(BIN)/pytest tests/integration --durations=15
 
 ## jsunit: the browser code's own unit tests (web-client/test/, node's built-in runner)
 jsunit:
 	node --test web-client/test/
 
-test: lint typecheck jsunit unit
+# the whole check, then its wall time (set-up included), whether it passed or not
+test:
+	@start=$$(date +%s); $(MAKE) --no-print-directory lint typecheck jsunit unit; status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s of wall time (exit $$status)"; exit $$status
 
 ## soak: every Hypothesis test (the property tests) with the `soak` profile: ten times the
 ## examples, random rather than derandomized (tests/conftest.py); long, not part of `make test`
