@@ -57,10 +57,6 @@ def turns_subject(table_id: str) -> str:
     return f"{TURNS_PREFIX}.{table_id}"
 
 
-def stored_subject(table_id: str) -> str:
-    return f"{STORED_PREFIX}.{table_id}"
-
-
 def presence_subject(table_id: str) -> str:
     return f"{PRESENCE_PREFIX}.{table_id}"
 

@@ -66,7 +66,6 @@ class ViewBody(msgspec.Struct, forbid_unknown_fields=True):
 
 
 encoder = msgspec.json.Encoder()
-body_decoder = msgspec.json.Decoder(ViewBody)
 
 
 def audience(seat: int | None) -> str:

@@ -82,11 +82,6 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def get_backend(request: Request[Any, Any, Any]) -> Backend:
-    backend: Backend = request.app.state.backend
-    return backend
-
-
 @get("/api/health", tags=["system"], summary="Health of this gateway and what it depends on")
 async def health(backend: Backend) -> Response[HealthOut]:
     checks = await backend.health()

@@ -1,7 +1,9 @@
 """Payloads of the HTTP API and frames of the WebSocket, as msgspec Structs.
 
 Create and read shapes are separate. WebSocket frames are a tagged union on ``type``: the gateway
-decodes every client frame itself with ``FRAME_DECODER`` (Litestar does not validate frames).
+decodes every client frame itself (``ws.parse_frame``: Litestar does not validate frames). The
+``state`` frame is not here: it is the table service's view (``views.ViewBody``), which the
+gateway's feeds forward (a seat's unsealed first).
 """
 
 from __future__ import annotations
@@ -193,17 +195,6 @@ class Welcome(Frame, tag="welcome"):
     table: str
     seat: int | None  # None: a spectator
     max_frame: int
-
-
-class StateFrame(Frame, tag="state"):
-    table: str
-    index: int  # events applied
-    event: str | None  # the type of the event just applied (None: a snapshot)
-    view: dict[str, Any]
-    # False on an event that is not the last its command caused (e.g. a hand's last card, before
-    # its score): the table is not at rest, nobody may act on this state
-    settled: bool = True
-    moves: list[dict[str, Any]] | None = None  # a seat's legal moves when it is to move
 
 
 class Ack(Frame, tag="ack"):
