@@ -20,7 +20,6 @@ from paiju.cards import (
     format_card,
     format_cards,
     is_joker,
-    make_card,
     parse_card,
     parse_cards,
     rank_counts,
@@ -80,7 +79,7 @@ def test_ranks_and_suits_follow_the_notation_order() -> None:
     three_spades, two_diamonds = parse_card("3S"), parse_card("2D")
     assert (rank_of(three_spades), suit_of(three_spades)) == (0, 0)
     assert (rank_of(two_diamonds), suit_of(two_diamonds)) == (12, 3)
-    assert make_card(12, 3) == two_diamonds
+    assert two_diamonds == 12 * 4 + 3  # a card is rank × 4 + suit
     assert rank_of(parse_card("AH")) == 11
     assert [suit_of(parse_card(f"7{s}")) for s in "♠♥♣♦"] == [0, 1, 2, 3]
     assert parse_card("BJ") == SMALL_JOKER and parse_card("RJ") == BIG_JOKER

@@ -50,7 +50,6 @@ Hand: TypeAlias = tuple[Card, ...]
 RANKS = "3456789TJQKA2"
 SUITS = "SHCD"
 SUIT_SYMBOLS = "♠♥♣♦"
-SUIT_NAMES_ZH = ("黑桃", "红桃", "梅花", "方块")
 RANK_SMALL_JOKER: Rank = 13
 RANK_BIG_JOKER: Rank = 14
 RANK_COUNT = 15  # 13 ranks and the two jokers
@@ -78,10 +77,6 @@ def suit_of(card: Card) -> Suit:
 
 def is_joker(card: Card) -> bool:
     return card >= SMALL_JOKER
-
-
-def make_card(rank: Rank, suit: Suit) -> Card:
-    return rank * 4 + suit
 
 
 def parse_card(text: str) -> Card:

@@ -503,11 +503,6 @@ def register_upcaster(tag: str, version: int, upcast: Upcaster) -> None:
     _UPCASTERS[(tag, version)] = upcast
 
 
-def message_type(tag: str) -> type[Message] | None:
-    """The registered type of a tag, or None."""
-    return _TYPES.get(tag)
-
-
 for _cls in (
     CommitDeal,
     AddSeed,

@@ -726,7 +726,6 @@ class TableGame(Generic[S]):
         return {"phase": "over"}
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 _new = object.__new__
 _set = object.__setattr__
 

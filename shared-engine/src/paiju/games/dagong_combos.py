@@ -40,8 +40,6 @@ MIN_BOMB = 4  # "四个或四个以上相同的牌为炸弹"
 
 PLAIN = frozenset({"single", "pair", "liandui", "triple", "feiji"})
 BOMBS = frozenset({"za510k", "zheng510k", "bomb", "qixi", "baxi", "tianzha", "gonglong", "sitao"})
-# "都有喜钱" bombs and 天炸/8喜/四套硬510K, which 10-card hard 拱拢 and above do not meet
-TOP_APART = frozenset({"tianzha", "baxi", "sitao"})
 
 # the 拱拢 番 presets: the soft 番 of a 拱拢 of 8, 9, … 27 cards (hard is twice, "硬拱为软拱的2倍")
 # DOUBLING: "8滚拢为一拢" (1拢 = 2番), "10滚拢则番了一番（×4）。12滚拢再番一番（×8）。依比例推":
