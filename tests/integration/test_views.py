@@ -4,11 +4,12 @@ event and the connected seats in front, valid JSON with every field once."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
 
-from paiju_services import views
+from paiju_services import tokens, views
 
 BODY = views.encoder.encode(
     views.ViewBody(index=7, view={"hand": ["3C", "4D"], "turn": 1}, settled=True, moves=[])
@@ -75,3 +76,10 @@ def test_one_message_holds_every_audience_s_view_in_the_order_of_its_head() -> N
 def test_a_message_that_is_not_a_views_message_is_refused(message: bytes) -> None:
     with pytest.raises(ValueError):
         views.unpack(message)
+
+
+def test_a_seat_s_key_is_named_by_its_table_and_the_sha256_of_its_token() -> None:
+    # the table service writes the name, its publisher and the gateway find it: one digest for all
+    digest = tokens.token_hash("seat-0-token")
+    assert digest == hashlib.sha256(b"seat-0-token").hexdigest()
+    assert views.key_name("0123456789abcdef", digest) == f"view.0123456789abcdef.{digest}"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -87,6 +86,7 @@ from paiju_services.tablelog import (
 )
 from paiju_services.tables.clock import table_clock
 from paiju_services.tables.expiry import refuse_expired
+from paiju_services.tokens import token_hash
 
 logger = logging.getLogger("paiju.gateway")
 PRESENCE_ROUNDS = 20  # rounds a presence interval is spread over (Backend._presence_forever)
@@ -245,7 +245,7 @@ class Backend:
         Raises:
             ServiceError: ``unauthorized``.
         """
-        digest = hashlib.sha256(token.encode()).hexdigest()
+        digest = token_hash(token)
         # the lobby's index first (no read: a reconnecting crowd costs the directory nothing),
         # then the directory itself (a seat taken a moment ago). The table service checks the
         # token again for every view and command it answers: a stale index grants nothing.

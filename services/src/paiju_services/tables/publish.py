@@ -16,7 +16,6 @@ when another copy did, the stream time of that event (``clock.wait_start``, one 
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -34,6 +33,7 @@ from paiju_services.logs import log
 from paiju_services.messages import TableMeta, ViewAt
 from paiju_services.store import StoreError
 from paiju_services.tables.clock import QUIET, humans, pending, present, table_clock, wait_start
+from paiju_services.tokens import token_hash
 
 if TYPE_CHECKING:
     from paiju_services.tablelog import TableLog
@@ -55,7 +55,7 @@ class Publisher:
     async def remember(self, table_id: str, token: str) -> None:
         """Keep the view key of a token that holds a seat at the table (a retry writes the same
         value)."""
-        digest = hashlib.sha256(token.encode()).hexdigest()
+        digest = token_hash(token)
         key = views.view_key(token)
         await self.service.secrets_kv.put(views.key_name(table_id, digest), key.hex().encode())
         self._keep(digest, key)

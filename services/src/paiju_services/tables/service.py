@@ -120,6 +120,7 @@ from paiju_services.tables import clock as clocks
 from paiju_services.tables import expiry as expiries
 from paiju_services.tables import limit as limits
 from paiju_services.tables.publish import Publisher
+from paiju_services.tokens import token_hash
 from paiju_services.views import view_key
 
 logger = logging.getLogger("paiju.tables")
@@ -134,10 +135,6 @@ MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a 
 MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
 # waits between appends whose outcome is unknown (the store away): within one request's time
 APPEND_RETRY = Backoff(base=0.05, cap=1.0)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def digest(value: Any) -> str:
