@@ -41,7 +41,7 @@ from paiju_services.views import VIEWS_ALL
 STREAM = subjects.STREAM
 DIRECTORY = f"KV_{subjects.TABLES_BUCKET}"
 BOT_TOKENS = f"KV_{subjects.BOT_TOKENS_BUCKET}"
-BOTS_CONSUMER = "paiju-bots"
+BOTS_CONSUMER = subjects.BOTS_CONSUMER
 
 
 def _reads(stream: str) -> list[str]:
