@@ -864,11 +864,7 @@ class TableService:
         may have appended since this one last did: a reader's answer is never a stale one."""
         cached = self.cache.get(table_id)
         if cached is None:
-            loaded = await self._load(table_id, None)
-            if loaded is None:
-                await self._meta(table_id)  # table_not_found when the directory does not know it
-                raise StoreError(f"read {table_id}: the log is not on this replica yet")
-            return loaded
+            return await self._load_whole(table_id)
         if cached.over or await self.store.last_seq(table_id) == cached.last_seq:
             return cached
         caught_up = await self._load(table_id, cached.fork())
@@ -1366,15 +1362,23 @@ class TableService:
         stream's read into the cache."""
         table = self.cache.get_fresh(table_id)
         if table is None:
-            loaded = await self._load(table_id, None)
-            if loaded is None:
-                # the directory knows the table but the replica that answered holds none of its
-                # log yet (a lagging follower of a clustered stream): retryable, never final
-                await self._meta(table_id)  # table_not_found when the directory does not know it
-                raise StoreError(f"load {table_id}: the log is not on this replica yet")
-            self.cache.put(table_id, loaded)
-            table = loaded
+            table = await self._load_whole(table_id)
+            self.cache.put(table_id, table)
         return table
+
+    async def _load_whole(self, table_id: str) -> TableLog:
+        """The table's log read from the stream (not cached).
+
+        Raises:
+            ServiceError: ``table_not_found`` (the directory does not know it), ``table_corrupt``.
+            StoreError: the directory knows the table but the replica that answered holds none of
+                its log yet (a lagging follower of a clustered stream): retryable, never final.
+        """
+        loaded = await self._load(table_id, None)
+        if loaded is None:
+            await self._meta(table_id)  # table_not_found when the directory does not know it
+            raise StoreError(f"load {table_id}: the log is not on this replica yet")
+        return loaded
 
     async def _reload(self, table: TableLog) -> TableLog:
         """The writer's log caught up from the stream (the caller holds the table's lock)."""
