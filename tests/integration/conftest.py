@@ -31,6 +31,15 @@ async def http(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
 
 
 @pytest.fixture
+def nats_only(tmp_path: Path) -> Iterator[Stack]:
+    """nats-server alone, nothing made on it: the test's copies make the stream and buckets."""
+    s = Stack(tmp_path)
+    s.start_nats()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
 async def bare(tmp_path: Path) -> AsyncIterator[Stack]:
     """nats-server alone, with the stream and the buckets: the test's copies are the only ones."""
     s = Stack(tmp_path)

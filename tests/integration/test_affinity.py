@@ -8,8 +8,7 @@ import asyncio
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import nats
 import nats.errors
@@ -56,14 +55,6 @@ def test_a_copy_s_name_becomes_one_subject_token() -> None:
     assert copy_token("a b*c>d") == "a_b_c_d"
     assert copy_token("") == "_"
     assert len(copy_token("x" * 200)) == 64
-
-
-@pytest.fixture
-def nats_only(tmp_path: Path) -> Iterator[Stack]:
-    s = Stack(tmp_path)
-    s.start_nats()
-    yield s
-    s.stop()
 
 
 async def until(check: Callable[[], bool], what: str, timeout: float = 10.0) -> None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -30,14 +29,6 @@ from paiju_services.tables import TableService
 from paiju_services.tables import service as table_service
 
 NO_CLOCK = dict.fromkeys(api.clock_defaults("guanpai"), 0)
-
-
-@pytest.fixture
-def nats_only(tmp_path: Path) -> Iterator[Stack]:
-    s = Stack(tmp_path)
-    s.start_nats()
-    yield s
-    s.stop()
 
 
 @contextlib.asynccontextmanager
