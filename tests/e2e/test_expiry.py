@@ -25,6 +25,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         s.stop()
 
 
+RECONNECT_BASE_MS = 250  # web-client/js/backoff.js RECONNECT.base
+
+
 def test_a_table_page_says_its_table_expired_and_stops_reconnecting(
     browsers: Browsers, stack: Stack
 ) -> None:
@@ -35,5 +38,7 @@ def test_a_table_page_says_its_table_expired_and_stops_reconnecting(
     page.goto(f"{stack.url}#/table/{table}")
     page.locator(".error.big").filter(has_text="已过期").wait_for(timeout=(OPEN_EXPIRY + 30) * 1000)
     assert len(sockets) == 1
-    page.wait_for_timeout(3000)  # longer than the longest wait before a reconnect (2 s)
+    # an absence cannot be polled for: the window is four times the longest first wait before a
+    # reconnect (js/backoff.js RECONNECT: at most its base, 250 ms, after a socket closes)
+    page.wait_for_timeout(4 * RECONNECT_BASE_MS)
     assert len(sockets) == 1  # no socket opened again on a table that is gone
