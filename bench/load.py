@@ -119,12 +119,19 @@ class System:
                 ("gateway", f"port = {http_port}\n"),
             )
         )
+        defaults = (
+            "replicas = 1\nbot_delay = 0.0\nhttp_rate = 100000.0\nhttp_burst = 100000\n"
+            "frame_rate = 1000.0\nframe_burst = 1000\n"
+            "ws_rate = 100000.0\nws_burst = 100000"  # every socket comes from one address
+        ).splitlines()
+        given = {
+            line.split("=")[0].strip() for line in settings
+        }  # a setting given replaces its default
         toml.write_text(
             f"logs = {json.dumps(str(folder / 'logs'))}\n\n"
             f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = [{json.dumps(str(conf))}]\n\n'
-            "[settings]\nreplicas = 1\nbot_delay = 0.0\nhttp_rate = 100000.0\n"
-            "http_burst = 100000\nframe_rate = 1000.0\nframe_burst = 1000\n"
-            "ws_rate = 100000.0\nws_burst = 100000\n"  # every socket comes from one address
+            "[settings]\n"
+            + "".join(f"{line}\n" for line in defaults if line.split("=")[0].strip() not in given)
             + "".join(f"{line}\n" for line in settings)
             + "\n"
             + processes
