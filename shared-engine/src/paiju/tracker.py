@@ -8,7 +8,8 @@ by as many cards as its play on the table now shows has played those cards. A ca
 hand in any other way (given or buried face down) is not played, and stays counted as unseen.
 
 The counts are exact when the counter saw the hand from before its first play and missed no event
-since (``complete``); a counter that started in the middle of a hand, or skipped an event (the
+since (``complete``) — from before the deal, or from a view in which the hands hold the whole pack
+or all the deal gives them (a kitty aside) and nothing is on the table; a counter that started in the middle of a hand, or skipped an event (the
 view's ``version`` jumped), says it is not complete rather than guess.
 
     >>> from paiju import api
@@ -52,8 +53,12 @@ class CardCounter:
 
     def __init__(self, config: Config[Any] | Mapping[str, Any]) -> None:
         self.config = as_config(config)
-        pack = card_codes(get_game(self.config.game).pack(self.config))
+        game = get_game(self.config.game)
+        pack = card_codes(game.pack(self.config))
         self.pack: Counter[str] = Counter(rank_key(code) for code in pack)
+        # the cards in the hands before any play: the whole pack, or (a kitty set aside at the
+        # deal, 打棒's eight) what the deal gives the hands
+        self.unplayed = {len(pack), game.hand_size(self.config) * self.config.players}
         # one card per rank, in the game's display order (strongest first)
         firsts: dict[str, str] = {}
         for code in pack:
@@ -76,10 +81,9 @@ class CardCounter:
         if view.get("hand_no") != self.hand_no:
             self.hand_no = view.get("hand_no")
             self.played = Counter()
-            # seen before the deal, or dealt with every card still in a hand: nothing missed
-            self.complete = not counts or (
-                sum(counts) == sum(self.pack.values()) and not _any_play(view)
-            )
+            # seen before the deal, or dealt with every card still in a hand (or in a kitty):
+            # nothing missed
+            self.complete = not counts or (sum(counts) in self.unplayed and not _any_play(view))
             self.counts_seen = None
         elif version is not None and self.version is not None and version > self.version + 1:
             self.complete = False  # an event was missed: a play may have gone by unseen
