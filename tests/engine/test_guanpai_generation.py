@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from story import Table
 
 from paiju.cards import rank_counts
 from paiju.climbing import group_by_rank, take
@@ -85,3 +87,52 @@ def test_legal_plays_are_exactly_the_brute_force_set(
     as_set = {tuple(c) for c in generated}
     assert len(as_set) == len(generated), "a play is listed twice"
     assert as_set == brute_force(state, seat)
+
+
+# 苏州 "从1（A）-A，5张起": a straight may end in the high ace, also when the hand holds every rank
+# (then the ranks A 2 3 … K A run on through both aces, and the windows ending in the high one were
+# lost: issue 33, defect 1)
+EVERY_RANK = "3S 3C 4H 5S 6D 7H 7D 8D 9C TH JC JD QS KD AC 2S"
+
+
+def test_a_suzhou_lead_may_be_a_straight_to_the_high_ace_from_a_hand_of_every_rank(
+    table: Callable[..., Table],
+) -> None:
+    t = table("suzhou", "3H 3D 4S 4C 4D 5H 5C 5D 6S 6H 6C 7S 7C 8S 8H 8C", EVERY_RANK, leader=1)
+    plays = t.legal_plays(1)
+    assert {"TH JC QS KD AC", "3S 4H 5S 6D 7H 8D 9C TH JC QS KD AC"} <= plays
+    assert "3S 4H 5S AC 2S" in plays  # the low ace still counts
+    t.play(1, "TH JC QS KD AC")
+
+
+def test_a_suzhou_follower_may_beat_a_straight_with_one_to_the_high_ace(
+    table: Callable[..., Table],
+) -> None:
+    t = table("suzhou", "4S 5H 6S 7S 8S 9S TS JS QH KS 3H 3D 4C 4D 5C 5D", EVERY_RANK, leader=0)
+    t.play(0, "4S 5H 6S 7S 8S 9S TS JS QH KS")
+    # one play per rank pattern (suits never matter in 关牌): the issue's JD, listed as JC
+    assert "5S 6D 7H 8D 9C TH JC QS KD AC" in t.legal_plays(1)
+    t.play(1, "5S 6D 7H 8D 9C TH JD QS KD AC")
+
+
+WHOLE_RANGE = "3S 4H 5S 6D 7H 8D 9C TH JC QS KD AH AC 2S"  # A 2 3 … K A: the ace at both ends
+
+
+@pytest.mark.parametrize("ace_twice", [False, True])
+def test_the_straight_over_the_whole_suzhou_range_is_an_option(
+    table: Callable[..., Table], ace_twice: bool
+) -> None:
+    """「从1（A）-A」: the range of a straight, each rank once (the default), or also the one run
+    over all of it, A 2 3 … K A, with two aces (``straight_ace_twice``)."""
+    t = table(
+        "suzhou",
+        "3H 3D 4S 4C 4D 5H 5C 5D 6S 6H 6C 7S 7C 8S 8H 8C",
+        f"{WHOLE_RANGE} 3C 7D",
+        leader=1,
+        straight_ace_twice=ace_twice,
+    )
+    assert (WHOLE_RANGE in t.legal_plays(1)) is ace_twice
+    if ace_twice:
+        t.play(1, WHOLE_RANGE)
+    else:
+        t.refuses_play(1, WHOLE_RANGE, "invalid_combination")

@@ -56,6 +56,8 @@ class GuanpaiOptions:
     later_lead: Literal["first_lead", "winner"] = "first_lead"
     straight_min: int = 5
     straight_low_ace: bool = False
+    # 苏州 "从1（A）-A": may one straight run the whole range, A 2 3 … K A, its ace at both ends
+    straight_ace_twice: bool = False
     pair_run_min: int = 2  # 0: no runs of pairs
     triple_run_min: int = 2  # 0: no runs of triples
     plane_wings: tuple[int, ...] = (2, 3)  # how many triples a 飞机带翅膀 may have
@@ -117,6 +119,9 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
     "straight_min": OptionLabel("顺子最少张数", "Shortest straight", min=3),
     "straight_low_ace": OptionLabel("A可作1（A2345）", "The ace may be low (A2345)"),
+    "straight_ace_twice": OptionLabel(
+        "顺子可从A（1）直到A（14张，用两张A）", "A straight may run A(1) to A (14 cards, two aces)"
+    ),
     "pair_run_min": OptionLabel("连对最少对数（0为无）", "Fewest pairs in a run (0: none)"),
     "triple_run_min": OptionLabel("飞机最少三条数（0为无）", "Fewest triples in a plane (0: none)"),
     "four_two": OptionLabel("可出四带二", "Four with two (四带二)"),
@@ -387,6 +392,8 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
         top = _run_top(order, ranks)
         if top is not None:
             found.append(Combo("straight", top, n))
+    if n == len(LOW_ACE_ORDER) and _whole_range(o, counts):
+        found.append(Combo("straight", n - 1, n))
     for kind, width, minimum in (
         ("pair_run", 2, o.pair_run_min),
         ("triple_run", 3, o.triple_run_min),
@@ -407,6 +414,16 @@ def classify_cards(options: GuanpaiOptions, cards: Hand, last_hand: bool = False
             )
             found += [Combo("plane_wings", top, n) for top in tops]
     return found
+
+
+def _whole_range(o: GuanpaiOptions, counts: list[int]) -> bool:
+    """The cards are the straight A 2 3 … K A, where the table plays it (``straight_ace_twice``)."""
+    return (
+        o.straight_low_ace
+        and o.straight_ace_twice
+        and counts[ACE] == 2
+        and all(counts[r] == 1 for r in range(13) if r != ACE)
+    )
 
 
 def _wings_ok(o: GuanpaiOptions, counts: list[int], body: tuple[int, ...]) -> bool:
@@ -674,7 +691,11 @@ def _trio_single(
 def _sequences(
     kind: str, width: int
 ) -> Callable[[GuanpaiOptions, list[int], int, int | None, int], Generated]:
-    """Runs of ``width`` cards per rank: every window of every maximal run in the rank order."""
+    """Runs of ``width`` cards per rank: every window of every maximal run in the rank order.
+
+    In the 苏州 order A 2 3 … K A the ace stands at both ends: a hand holding every rank runs on
+    from the low ace to the high one, and each window of that run is a straight (A2345 as well as
+    TJQKA), but for the whole run, which holds the ace twice (``straight_run``)."""
 
     def generate(
         o: GuanpaiOptions, counts: list[int], hand_size: int, size: int | None, above: int
@@ -689,11 +710,7 @@ def _sequences(
                 start += 1
                 continue
             end = start
-            while (
-                end + 1 < len(order)
-                and counts[order[end + 1]] >= width
-                and order[end + 1] != order[start]
-            ):
+            while end + 1 < len(order) and counts[order[end + 1]] >= width:
                 end += 1
             longest = end - start + 1
             lengths = range(minimum, longest + 1) if size is None else (size // width,)
@@ -701,14 +718,24 @@ def _sequences(
                 if length < minimum or length > longest:
                     continue
                 for first in range(max(start, above - length + 2), end - length + 2):
-                    run = order[first : first + length]
-                    yield (
-                        tuple((r, width) for r in run),
-                        Combo(kind, first + length - 1, width * length),
-                    )
+                    pattern = _run_pattern(order[first : first + length], width, counts, o)
+                    if pattern is not None:
+                        yield pattern, Combo(kind, first + length - 1, width * length)
             start = end + 1
 
     return generate
+
+
+def _run_pattern(
+    run: tuple[int, ...], width: int, counts: list[int], o: GuanpaiOptions
+) -> Pattern | None:
+    """The rank pattern of a run, or None where it is no play: a run holds each rank once, but
+    for the straight over the whole 苏州 range, whose ace comes twice (``straight_ace_twice``)."""
+    if len(set(run)) == len(run):
+        return tuple((r, width) for r in run)
+    if o.straight_ace_twice and counts[ACE] >= 2 and set(run) == set(LOW_ACE_ORDER):
+        return ((ACE, 2), *((r, 1) for r in run[1:-1]))
+    return None
 
 
 def _planes_with_wings(
