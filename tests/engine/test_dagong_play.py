@@ -233,6 +233,37 @@ def test_a_selection_read_several_ways_needs_a_reading_and_the_log_records_the_j
     assert t.view(None)["lead"]["stands_for"] == ["7S", "8S"]
 
 
+@pytest.mark.parametrize("stands_for", [["2S", "3S"], ["3S", "2S"]])
+@pytest.mark.parametrize("order", ["sorted", "reversed"])
+def test_a_reading_is_the_same_command_whatever_order_it_lists_its_cards_in(
+    stands_for: list[str], order: str
+) -> None:
+    """Issue 33, defect 4: the jokers of 3H 3H 3D 2S 2S 2H RJ RJ stand for ♠3 and ♠2 (a 拱拢 2-3),
+    however the play lists its cards or their stand-ins: the command is normalised where it
+    enters the engine, so the browser's check, the services and the audit all accept it."""
+    t = deal("3H 3H 3D 2S 2S 2H RJ RJ 4S", "4D 5D", "7S QH", "6D 6S")
+    no_solo(t)
+    codes = ["3H", "3H", "3D", "2S", "2S", "2H", "RJ", "RJ"]
+    cards = codes if order == "sorted" else codes[::-1]
+    command = {
+        "type": "play",
+        "seat": 0,
+        "cards": cards,
+        "reading": {"kind": "gonglong", "stands_for": stands_for},
+    }
+    assert api.check_command(t.state, command) == {"ok": True}
+    events = t.do(
+        Play(
+            seat=0,
+            cards=drawn(" ".join(cards)),
+            reading=Reading("gonglong", drawn(" ".join(stands_for))),
+        )
+    )
+    played = events[0]
+    assert isinstance(played, Played)
+    assert (played.kind, played.stands_for) == ("gonglong", parse_cards("3S 2S"))
+
+
 # --- the end of a hand ---------------------------------------------------------------------------
 
 

@@ -209,7 +209,7 @@ class ClimbingGame(TableGame[C]):
             raise RuleError("not_your_turn")
 
     def _decide_play(self, state: C, command: Play) -> list[Event]:
-        seat, cards = command.seat, tuple(sorted(command.cards))
+        seat, cards = command.seat, command.cards  # sorted: ``decide`` normalised the command
         self._check_turn(state, seat)
         if not cards:
             raise RuleError("empty_play")

@@ -42,6 +42,12 @@ class Message:
 class Command(Message):
     """A request. ``seat`` is None for the table's own commands (the deal)."""
 
+    def normalised(self) -> Command:
+        """The one form of this command that ``decide`` checks: two commands that differ only in
+        the order of a set they list (a play's cards, the cards its wildcards stand for) are the
+        same command. Most commands have one form already."""
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class Event(Message):
@@ -99,11 +105,15 @@ class RevealSeed(Command):
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """Which combination a selection is meant as (its kind) and what each wildcard in it stands
-    for, in the order the wildcards appear in the sorted selection (empty without wildcards)."""
+    """Which combination a selection is meant as (its kind) and the cards its wildcards stand for
+    (empty without wildcards): a multiset, in any order; ``normalised`` sorts it."""
 
     kind: str
     stands_for: Hand = ()
+
+    def normalised(self) -> Reading:
+        stands_for = tuple(sorted(self.stands_for))
+        return self if stands_for == self.stands_for else Reading(self.kind, stands_for)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +125,14 @@ class Play(Command):
     seat: int
     cards: Hand
     reading: Reading | None = None
+
+    def normalised(self) -> Play:
+        """The cards sorted, and the cards the wildcards stand for (``Reading.normalised``)."""
+        cards = tuple(sorted(self.cards))
+        reading = None if self.reading is None else self.reading.normalised()
+        if cards == self.cards and reading is self.reading:
+            return self
+        return Play(seat=self.seat, cards=cards, reading=reading)
 
 
 _new = object.__new__

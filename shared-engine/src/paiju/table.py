@@ -446,11 +446,14 @@ class TableGame(Generic[S]):
         return state  # type: ignore[return-value]
 
     def decide(self, state: S, command: Command) -> list[Event]:
-        """The events a command causes.
+        """The events a command causes. The command is checked in its one form
+        (``Command.normalised``): the order in which it lists a set never changes the answer,
+        wherever it comes from (the browser's check, the services, the audit).
 
         Raises:
             RuleError: the command is against the rules or the table's flow; nothing changes.
         """
+        command = command.normalised()
         handler = self._deciders.get(type(command))
         if handler is None:
             raise RuleError("unknown_command", command=command.TYPE)
