@@ -202,10 +202,10 @@ def test_gonglong_two_ace_biggest_two_three_smallest_and_hard_over_soft() -> Non
 
 
 def test_gonglong_fan_table_presets() -> None:
-    soft, hard = fan_table(DOUBLING)
+    soft, hard, _ = fan_table(DOUBLING)
     assert (soft[0], hard[0], soft[2], soft[4]) == (2, 4, 4, 8)  # 8 = 1拢; 10 ×4; 12 ×8
     assert gong_fan(fan_table(DOUBLING), 8, True) == gong_fan(fan_table(DOUBLING), 10, False) == 4
-    soft, _ = fan_table(LINEAR)
+    soft = fan_table(LINEAR).soft
     assert (soft[0], soft[2], soft[4]) == (2, 4, 6)
     assert len(GONG_LINE) == 14
 
@@ -345,3 +345,30 @@ def test_a_27_card_hand_with_four_jokers() -> None:
     for lead in (Combo("pair", 5, 2), Combo("bomb", 11, 4), Combo("za510k", 0, 3)):
         for _, combo in generate(hand, lead, FANS):
             assert beats(combo, lead)
+
+
+@pytest.mark.parametrize("by_cards", [True, False])
+def test_two_gonglong_of_equal_fan_and_face_by_the_cards_or_by_hardness(by_cards: bool) -> None:
+    """ "8硬拱和10软拱都是4番，则按牌面点数比大小"; on the same ranks the face is equal too. The text's
+    hard over soft holds "在拱拢总张数相同，组成拱拢的炸弹牌数也相同时"; the first copy's "（10）9连炸＞
+    8连炸" puts more cards first (``by_cards``, option ``gonglong_tie="more_cards"``, the default);
+    the other reading, hard over soft whatever the cards, is ``gonglong_tie="hard"``."""
+    fans = fan_table(DOUBLING, by_cards)
+
+    def gong_of(text: str) -> Combo:
+        (found,) = [c for c in readings(parse_cards(text), fans) if c.kind == "gonglong"]
+        return found
+
+    hard8 = gong_of("3S 3H 3C 3D 4S 4H 4C 4D")
+    soft10 = gong_of("3S 3S 3H 3C 3D 4S 4H 4C 4D RJ")
+    assert gong_parts(hard8.key)[:3] == gong_parts(soft10.key)[:3]  # class, 番 and face
+    assert beats(soft10, hard8) is by_cards
+    assert beats(hard8, soft10) is not by_cards
+    # the same cards, hard against soft, and a higher face, are read alike either way
+    soft8 = gong_of("3S 3H 3C 3D 4S 4H 4C RJ")
+    assert beats(hard8, soft8) and not beats(soft8, hard8)
+    assert beats(gong_of("4S 4H 4C 4D 5S 5H 5C 5D"), soft10)
+    # the generator lists exactly what beats the table under the same reading
+    hand = parse_cards("3S 3S 3H 3C 3D 4S 4H 4C 4D RJ 9C")
+    listed = {(c.kind, c.size) for _, c in generate(hand, hard8, fans) if c.kind == "gonglong"}
+    assert (("gonglong", 10) in listed) is by_cards

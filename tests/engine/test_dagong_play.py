@@ -594,3 +594,38 @@ def test_two_against_two_each_loser_pays_one_winner_or_each_winner_by_option() -
     ]
     solo = settle("mingdu_win", (0,), (1, 2, 3), 4, "each_to_each")
     assert solo == settle("mingdu_win", (0,), (1, 2, 3), 4)
+
+
+@pytest.mark.parametrize(("tie", "beats"), [("more_cards", True), ("hard", False)])
+def test_a_soft_ten_on_a_hard_eight_of_the_same_ranks_by_the_option(tie: str, beats: bool) -> None:
+    """Issue 33: a hard 3333 4444 and a soft 10 on the same ranks are both 4番 with the same face;
+    ``gonglong_tie`` decides (docs/rules/dagong.md)."""
+    t = deal(
+        "3S 3H 3C 3D 4S 4H 4C 4D 9C",
+        "3S 3H 3C 3D 4S 4H 4C 4D BJ RJ TD",
+        "7S QH",
+        "6D 6S",
+        gonglong_tie=tie,
+    )
+    no_solo(t)
+    t.do(Play(seat=0, cards=parse_cards("3S 3H 3C 3D 4S 4H 4C 4D")))
+    soft10 = Play(
+        seat=1,
+        cards=parse_cards("3S 3H 3C 3D 4S 4H 4C 4D BJ RJ"),
+        reading=Reading("gonglong", parse_cards("3S 4S")),
+    )
+    listed = {m.cards for m in api.legal_moves(t.state, 1) if isinstance(m, Play)}
+    assert (soft10.cards in listed) is beats
+    if beats:
+        t.do(soft10)
+    else:
+        t.refuses(soft10, "does_not_beat")
+
+
+def test_a_config_stored_before_the_gonglong_tie_option_is_read_with_hardness_first() -> None:
+    """A log header written before ``gonglong_tie`` existed does not name it: it is read with the
+    reading it was played under, ``hard`` (``options_before``); a new table takes ``more_cards``."""
+    stored = GAME.config(None, None).to_dict()
+    del stored["options"]["gonglong_tie"]
+    assert api.config_from_dict(stored).options.gonglong_tie == "hard"
+    assert GAME.config(None, None).options.gonglong_tie == "more_cards"

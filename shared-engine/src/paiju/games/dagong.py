@@ -88,6 +88,9 @@ class DagongOptions:
     payment: two against two, ``one_each`` — each loser pays one winner, so that each player wins
         or loses the 番 ("他和他对家都赢相应的番数", "最终金币数＝房间底金×番数") — or
         ``each_to_each``: each loser pays each winner (each wins or loses twice the 番).
+    gonglong_tie: two 拱拢 of equal 番 and face (a hard 8 and a soft 10 on the same ranks) —
+        ``more_cards``: the one of more cards ("（10）9连炸＞8连炸"; hard beats soft "在拱拢总张数相同
+        …时" only), then hard over soft — or ``hard``: hard over soft, the cards never counted.
     big_play_won: when a played 拱拢 (天炸, 8喜, 7喜, 四套硬510K) wins its 番 — ``out_and_last``:
         its player out among the first three and 末游 an opponent ("跑出为1、2、3游，末游为敌对方的
         人"), or ``out``: its player out among the first three, whoever is 末游.
@@ -99,6 +102,12 @@ class DagongOptions:
     hands: int = 1
     payment: Literal["one_each", "each_to_each"] = "one_each"
     big_play_won: Literal["out_and_last", "out"] = "out_and_last"
+    gonglong_tie: Literal["more_cards", "hard"] = "more_cards"
+
+
+# What a stored config that does not name these options was played under (api.config_from_dict):
+# the readings before issue 33, so that an old log replays to the same plays.
+OPTIONS_BEFORE: dict[str, Any] = {"gonglong_tie": "hard"}
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -117,6 +126,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
     ),
     "stake": OptionLabel("底金", "Stake", min=1),
     "hands": MATCH_HANDS,
+    "gonglong_tie": OptionLabel(
+        "番数和牌面都相同的拱拢",
+        "拱拢 of equal 番 and face",
+        {
+            "more_cards": ("张数多的大（9连炸大于8连炸），再硬大于软", "more cards win, then hard"),
+            "hard": ("硬拱大于软拱，不论张数", "hard beats soft, whatever the cards"),
+        },
+    ),
     "payment": OptionLabel(
         "二打二时的输赢",
         "Two against two, who pays whom",
@@ -371,6 +388,7 @@ class Dagong(ClimbingGame[DagongState]):
     readings_matter = True  # 77 88 + two jokers: 667788, 778899 or 777888
     bomb_kinds = BOMBS
     option_labels = OPTION_LABELS
+    options_before = OPTIONS_BEFORE
     words = WORDS
 
     # --- the table ------------------------------------------------------------------------------
@@ -391,7 +409,8 @@ class Dagong(ClimbingGame[DagongState]):
         return HAND_SIZE
 
     def fans(self, config: Config[Any]) -> Fans:
-        return fan_table(config.options.gonglong_fan)
+        options = config.options
+        return fan_table(options.gonglong_fan, options.gonglong_tie == "more_cards")
 
     def _dealer_before_deal(self, state: DagongState) -> int | None:
         """After the first hand: "其后则以上局的一游玩家为庄家"."""

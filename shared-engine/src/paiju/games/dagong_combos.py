@@ -24,6 +24,7 @@ with the suit ♠ where the suit does not matter (the suit of a 正五十K where
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from paiju.cards import SMALL_JOKER, Card, Hand
 from paiju.climbing import Candidate, Combo
@@ -54,13 +55,21 @@ BIG_GONG, TOP = (
 )  # the rungs of 10硬拱 and above, and of 四套硬510K / 8喜 / 天炸  # a 番 figure fits the key's twelve bits
 
 
-def fan_table(soft: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The soft and hard 番 of a 拱拢 by its number of cards (index = cards − 8)."""
+class Fans(NamedTuple):
+    """How a table orders its 拱拢: the soft and hard 番 by number of cards (index = cards − 8),
+    and ``by_cards``: at equal 番 and face, more cards beat fewer ("（10）9连炸＞8连炸") before hard
+    beats soft, which the text states only "在拱拢总张数相同…时" (False: hard beats soft whatever
+    the cards, and the number of cards never counts)."""
+
+    soft: tuple[int, ...]
+    hard: tuple[int, ...]
+    by_cards: bool = False
+
+
+def fan_table(soft: Sequence[int], by_cards: bool = False) -> Fans:
+    """The 拱拢 order of a table: its soft 番 (capped to fit a key), hard twice, ``by_cards``."""
     soft_t = tuple(min(f, FAN_MAX // 2) for f in soft)
-    return soft_t, tuple(2 * f for f in soft_t)
-
-
-Fans = tuple[tuple[int, ...], tuple[int, ...]]
+    return Fans(soft_t, tuple(2 * f for f in soft_t), by_cards)
 
 
 def gong_fan(fans: Fans, size: int, hard: bool) -> int:
@@ -71,21 +80,28 @@ def gong_fan(fans: Fans, size: int, hard: bool) -> int:
 def gong_key(fans: Fans, size: int, face: int, hard: bool, width: int) -> int:
     """A 拱拢's key: its class against 四套五十K and the top bombs, its 番, its face, hard over
     soft, then (not compared) the width of its bombs. Classes: 0 "软8拱及以下" (no more 番 than a
-    soft 8), 2 "10硬拱及以上" (at least the 番 of a hard 10), 1 between."""
+    soft 8), 2 "10硬拱及以上" (at least the 番 of a hard 10), 1 between. ``fans.by_cards`` is
+    carried in the key (``BY_CARDS``, above the rest), so that ``rung`` compares the number of
+    cards before hardness: a key is all ``beats`` sees of a table's options."""
     fan = gong_fan(fans, size, hard)
     cls = 0 if fan <= gong_fan(fans, 8, False) else 2 if fan >= gong_fan(fans, 10, True) else 1
-    return ((((cls << 12 | fan) << 4 | face) << 1 | int(hard)) << 4) | width
+    key = ((((cls << 12 | fan) << 4 | face) << 1 | int(hard)) << 4) | width
+    return key | BY_CARDS if fans.by_cards else key
+
+
+BY_CARDS = 1 << 23  # a 拱拢 key's mark of a table where more cards beat fewer (``Fans.by_cards``)
 
 
 def gong_parts(key: int) -> tuple[int, int, int, bool, int]:
     """(class, 番, face, hard, width) of a 拱拢's key."""
-    return key >> 21, (key >> 9) & FAN_MAX, (key >> 5) & 15, bool(key >> 4 & 1), key & 15
+    return (key >> 21) & 3, (key >> 9) & FAN_MAX, (key >> 5) & 15, bool(key >> 4 & 1), key & 15
 
 
 def rung(combo: Combo) -> tuple[int, ...]:
     """A bomb's place on the ladder ("不同炸弹大小"): 杂五十K < 正五十K (♦ < ♣ < ♥ < ♠) < 4, 5, 6,
     7–12-card bombs (with jokers) < 7喜 < 软8拱 < 四套软510K < 硬8拱 / 软10拱 < 四套硬510K;
-    10硬拱 and above (by 番, face, hard) stand apart from 8喜 and 天炸 (and 四套硬510K)."""
+    10硬拱 and above stand apart from 8喜 and 天炸 (and 四套硬510K). 拱拢 among themselves: by 番,
+    face, then (``Fans.by_cards``) the number of cards, then hard over soft."""
     kind, key = combo.kind, combo.key
     if kind == "za510k":
         return (1,)
@@ -97,7 +113,8 @@ def rung(combo: Combo) -> tuple[int, ...]:
         return (4, key)
     if kind == "gonglong":
         cls, fan, face, hard, _ = gong_parts(key)
-        return ((5, 7, BIG_GONG)[cls], fan, face, int(hard))
+        cards = combo.size if key & BY_CARDS else 0
+        return ((5, 7, BIG_GONG)[cls], fan, face, cards, int(hard))
     if kind == "sitao":
         return (TOP, 1) if key else (6,)
     if kind == "baxi":
