@@ -112,6 +112,16 @@ def test_the_call_moves_on_when_the_dealer_holds_both_copies() -> None:
     assert first in parse_cards("4D 8S 3D")
 
 
+@pytest.mark.parametrize(("run_out", "called"), [("first_single", "KS"), ("lowest", "3C")])
+def test_a_call_that_runs_off_the_deal_by_the_option(run_out: str, called: str) -> None:
+    """9H is dealt first and again 4th, with nothing after it: the text is silent (issue 33). The
+    call goes round the deal again to the first card he holds once (``first_single``, the
+    default) or is his lowest single (``lowest``, the engine's reading before)."""
+    t = deal("9H KS 3C 9H", "4D 5D", "7S QH", "6D 6S", call_run_out=run_out)
+    assert t.state.called == parse_card(called)
+    assert t.view(None)["called_card"] == called
+
+
 def test_dealer_holding_both_copies_plays_with_the_holder_of_the_next_call() -> None:
     t = deal("9H 9H 7S 3C", "4D 5D", "7S QH", "6D 6S")
     assert t.state.called == parse_card("7S")
@@ -622,10 +632,12 @@ def test_a_soft_ten_on_a_hard_eight_of_the_same_ranks_by_the_option(tie: str, be
         t.refuses(soft10, "does_not_beat")
 
 
-def test_a_config_stored_before_the_gonglong_tie_option_is_read_with_hardness_first() -> None:
+def test_a_config_stored_before_the_options_of_issue_33_is_read_as_it_was_played() -> None:
     """A log header written before ``gonglong_tie`` existed does not name it: it is read with the
     reading it was played under, ``hard`` (``options_before``); a new table takes ``more_cards``."""
     stored = GAME.config(None, None).to_dict()
-    del stored["options"]["gonglong_tie"]
-    assert api.config_from_dict(stored).options.gonglong_tie == "hard"
-    assert GAME.config(None, None).options.gonglong_tie == "more_cards"
+    del stored["options"]["gonglong_tie"], stored["options"]["call_run_out"]
+    options = api.config_from_dict(stored).options
+    assert (options.gonglong_tie, options.call_run_out) == ("hard", "lowest")
+    fresh = GAME.config(None, None).options
+    assert (fresh.gonglong_tie, fresh.call_run_out) == ("more_cards", "first_single")

@@ -91,6 +91,9 @@ class DagongOptions:
     gonglong_tie: two 拱拢 of equal 番 and face (a hard 8 and a soft 10 on the same ranks) —
         ``more_cards``: the one of more cards ("（10）9连炸＞8连炸"; hard beats soft "在拱拢总张数相同
         …时" only), then hard over soft — or ``hard``: hard over soft, the cards never counted.
+    call_run_out: the called card when the second call lands on a doubled card with nothing
+        dealt after its second copy (the text is silent) — ``first_single``: round the deal
+        again, the first card dealt to him that he holds once — or ``lowest``: his lowest single.
     big_play_won: when a played 拱拢 (天炸, 8喜, 7喜, 四套硬510K) wins its 番 — ``out_and_last``:
         its player out among the first three and 末游 an opponent ("跑出为1、2、3游，末游为敌对方的
         人"), or ``out``: its player out among the first three, whoever is 末游.
@@ -103,11 +106,12 @@ class DagongOptions:
     payment: Literal["one_each", "each_to_each"] = "one_each"
     big_play_won: Literal["out_and_last", "out"] = "out_and_last"
     gonglong_tie: Literal["more_cards", "hard"] = "more_cards"
+    call_run_out: Literal["first_single", "lowest"] = "first_single"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
 # the readings before issue 33, so that an old log replays to the same plays.
-OPTIONS_BEFORE: dict[str, Any] = {"gonglong_tie": "hard"}
+OPTIONS_BEFORE: dict[str, Any] = {"gonglong_tie": "hard", "call_run_out": "lowest"}
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -132,6 +136,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "more_cards": ("张数多的大（9连炸大于8连炸），再硬大于软", "more cards win, then hard"),
             "hard": ("硬拱大于软拱，不论张数", "hard beats soft, whatever the cards"),
+        },
+    ),
+    "call_run_out": OptionLabel(
+        "叫牌一直落在对子上、后面没牌时",
+        "The call, when the dealt cards run out",
+        {
+            "first_single": ("从头再找：发到的第一张单牌", "round again: the first single dealt"),
+            "lowest": ("叫最小的单牌", "his lowest single card"),
         },
     ),
     "payment": OptionLabel(
@@ -315,12 +327,17 @@ def first_dealer(hands: Sequence[Hand]) -> tuple[int, Card]:
     return seat, tuple(sorted(hands[seat]))[index]
 
 
-def called_card(drawn: Hand, first_hand: bool) -> Card | None:
+def called_card(
+    drawn: Hand, first_hand: bool, run_out: Literal["first_single", "lowest"] = "first_single"
+) -> Card | None:
     """The dealer's called card from his cards as drawn. First hand: "系统随机抽取庄家任意单张
     牌" — a card he holds one copy of, jokers excluded, picked by the sum of his cards. Later:
     "亮出发到的第一张牌进行叫牌（不包括大小王），如庄家发到两张一样叫庄的牌…发到第二张同样牌后的
     第一张为第二次叫牌" — the first card dealt to him; while he holds both copies, the first card
-    dealt after the second copy. None if he holds no single card."""
+    dealt after the second copy. When no card comes after a second copy (the text is silent),
+    ``run_out`` (option ``call_run_out``): ``first_single``, the call goes round his deal again
+    from its start — the first card dealt to him that he holds once — or ``lowest``, his lowest
+    card held once. None if he holds no single card."""
     counts = Counter(drawn)
     singles = sorted(c for c in counts if c < SMALL_JOKER and counts[c] == 1)
     if not singles:
@@ -336,7 +353,9 @@ def called_card(drawn: Hand, first_hand: bool) -> Card | None:
         if counts[card] == 1:
             return card
         i = max(j for j, c in enumerate(drawn) if c == card) + 1
-    return singles[0]
+    if run_out == "lowest":
+        return singles[0]
+    return next(c for c in drawn if c in singles)
 
 
 def xiqian_of(hands: Sequence[Hand], stake: int) -> list[ScoreLine]:
@@ -429,7 +448,8 @@ class Dagong(ClimbingGame[DagongState]):
         turned: Card | None = None
         if dealer is None:
             dealer, turned = first_dealer(drawn)
-        return dealer, turned, called_card(drawn[dealer], turned is not None)
+        run_out = state.config.options.call_run_out
+        return dealer, turned, called_card(drawn[dealer], turned is not None, run_out)
 
     def face_up(self, state: DagongState, drawn: tuple[Hand, ...], rest: Hand) -> Hand:
         """The card turned up for the first dealer (first hand), then the called card."""
