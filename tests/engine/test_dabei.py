@@ -18,7 +18,7 @@ from story import Table, dealt, play_hand_with_bots, run_table
 from paiju import api
 from paiju.cards import format_cards, parse_card, parse_cards
 from paiju.games.dabei import SPADE_ACE, SPADE_THREE
-from paiju.protocol import HandEnded, Play, ScoreLine
+from paiju.protocol import HandEnded, Pass, Play, ScoreLine
 
 # --- positions ------------------------------------------------------------------------------------
 
@@ -175,6 +175,23 @@ def test_play_goes_on_after_the_first_player_is_out_until_three_are_out() -> Non
     assert t.ended.order == (0, 2, 3, 1)
     assert t.ended.lines == (ScoreLine("full_win", 1, 0, 6), ScoreLine("full_win", 3, 2, 6))
     assert t.ended.scores == (6, -6, 6, -6)
+
+
+def test_a_pass_is_for_one_turn_and_the_leader_of_a_round_must_play() -> None:
+    """ "选择 Pass 就会轮到下一家": a pass hands the turn on, nothing more — the passer plays again
+    when the turn comes back in the same round; a fresh round's leader has nothing to answer and
+    must play (docs/rules/dabei.md, "A trick")."""
+    t = deal("4D 9H KH", "5C 6C QC", "8D 9D TD", "9C TC JC")
+    t.play(0, "4D")
+    t.passes(1)  # seat 1 passes on ♦4 …
+    t.play(2, "8D")
+    t.play(3, "9C")
+    t.passes(0)
+    assert t.state.turn == 1 and "QC" in t.legal_plays(1)
+    t.play(1, "QC")  # … and plays again in the same round
+    t.passes(2, 3, 0)
+    assert t.state.turn == 1 and t.state.lead is None and not t.may_pass(1)
+    t.refuses(Pass(seat=1), "cannot_pass_lead")
 
 
 def test_a_table_may_stop_as_soon_as_the_score_is_settled() -> None:
