@@ -1,0 +1,87 @@
+"""亮主 in 葫芦岛打棒 (seed 003): what a declaration shows and what it overcalls, the first hand's
+grab of a big joker (抢亮大王) and its turned kitty (翻底牌). The words and the speaking round are
+the game's (``paiju.games.dabang``); these say which cards decide.
+
+A declaration is a word: ``liang`` (first hand: a single big joker), ``<n>x<suit>`` (n identical
+level cards of that suit), ``BJx<suit>`` / ``RJx<suit>`` (four small / big jokers naming a suit).
+
+>>> overcalls("2xH", "1xS", three_overcalls=False), overcalls("3xH", "2xS", three_overcalls=False)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, Hand
+from paiju.games.dabang_cards import PLAYERS, level_rank
+
+
+def declaration_suit(word: str) -> int:
+    return SUITS.index(word[-1])
+
+
+def declaration_tier(word: str) -> int:
+    """1–4 for level cards, 5 four small jokers, 6 four big jokers ("大王的叫牌权优于小王")."""
+    head = word.split("x")[0]
+    return {"BJ": 5, "RJ": 6}.get(head) or int(head)
+
+
+def overcalls(new: str, old: str | None, three_overcalls: bool) -> bool:
+    """ "2个相同的反1个的，4个相同的反3个或2个、1个的，4个小王或4个大王可以叫任意花色为主花色…
+    大王的叫牌权优于小王"; three overcalling one or two only with ``three_overcalls``."""
+    if old is None:
+        return True
+    a, b = declaration_tier(new), declaration_tier(old)
+    if a >= 5 or b >= 5:
+        return a > b
+    if a == 4:
+        return b < 4
+    if a == 3:
+        return three_overcalls and b < 3
+    return a == 2 and b == 1
+
+
+def can_show(hand: Sequence[Card], word: str, level: int) -> bool:
+    """Whether ``hand`` holds the cards of declaration ``word`` at ``level``."""
+    head, suit = word.split("x")
+    counts = Counter(hand)
+    if head in ("BJ", "RJ"):
+        return counts[SMALL_JOKER if head == "BJ" else BIG_JOKER] >= 4
+    return counts[level_rank(level) * 4 + SUITS.index(suit)] >= int(head)
+
+
+def first_suited(cards: Sequence[Card]) -> int | None:
+    """The suit of the first card that is not a joker ("若摸到的是王则继续摸牌")."""
+    return next((c & 3 for c in cards if c < SMALL_JOKER), None)
+
+
+def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int, int | None]]:
+    """抢亮大王: each seat holding a big joker with the suit its declaration names — the first
+    suited card it drew after its first big joker ("以亮牌人亮牌后摸的第一张花色牌的花色为主花色"),
+    then the kitty's in pack order (None: only jokers follow, "若底牌全是王") — in the order the
+    seats drew their first big joker."""
+    found: list[tuple[int, int, int | None]] = []
+    n = len(drawn)
+    for seat, cards in enumerate(drawn):
+        if BIG_JOKER not in cards:
+            continue
+        i = cards.index(BIG_JOKER)
+        suit = first_suited((*cards[i + 1 :], *rest))
+        when = i * n + (seat - first) % n  # the deal's position of that joker
+        found.append((when, seat, suit))
+    return [(seat, suit) for _, seat, suit in sorted(found, key=lambda f: f[0])]
+
+
+def flip_dealer(rest: Hand, first: int, players: int = PLAYERS) -> tuple[int, int, Hand]:
+    """ "4家都从底牌中翻牌，以翻出最大牌的一家为庄家，并以该牌的花色为主花色": from ``first`` in
+    turn each seat turns the kitty's next suited card (a joker is turned past); the biggest rank
+    wins, 2 highest, a tie to the earlier flipper. Returns (dealer, suit, the cards turned); no
+    card turned (a kitty of jokers only) leaves ``first`` and spades, and the hand is dealt
+    again (``Dabang``)."""
+    suited = [c for c in rest if c < SMALL_JOKER][:players]
+    if not suited:
+        return first, 0, ()
+    best = max(range(len(suited)), key=lambda i: (suited[i] >> 2, -i))
+    return (first + best) % players, suited[best] & 3, tuple(suited)
