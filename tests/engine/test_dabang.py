@@ -285,11 +285,67 @@ def test_later_hands_declare_with_level_cards_and_overcall_in_turn() -> None:
     t.say("pass", "pass")
     assert GAME.words_now(t.state, 0) == ("pass",)  # one 5♥ pair cannot beat a pair
     t.say("pass")
-    assert GAME.words_now(t.state, 1) == ("pass", "4xS")  # reinforcing: the same suit only
+    assert GAME.words_now(t.state, 1) == ("pass", "3xS", "4xS")  # 加固: more cards of his suit
     t.say("4xS", "BJxH", "RJxC", "pass", "pass", "pass", "pass")
     s = t.state
     assert (s.dealer, s.trump_suit, s.declaration, s.declarer) == (1, 2, "RJxC", 3)
     assert s.phase == "bury" and s.turn == 1
+
+
+def shown_a_spade(**options: Any) -> Table:
+    """Issue 33's position: the second hand at level 4, seat 1 dealing; seat 3 has shown one ♠
+    and everyone else has passed: seat 3, holding ♦4 ♦4, speaks again."""
+    t = deal(
+        ["9S 9S AS", "5S 7D", "BJ 5C", "4S 4D 4D 4D 4D 8C"],
+        "3H 4H 6S 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 4),
+        options=options,
+    )
+    t.say("pass", "pass", "1xS", "pass", "pass", "pass")
+    assert t.state.turn == 3 and t.state.declarer == 3
+    return t
+
+
+def test_the_declarer_may_overcall_himself_in_another_suit() -> None:
+    """ "亮牌后自己和其他人都可以反，自己可以加固自己的亮牌。反的规则是：2个相同的反1个的，4个相同的
+    反3个或2个、1个的": 反 is given to 自己 as well — two ♦4 over his own one ♠ (``self_overcall``
+    ``any_suit``, the default); ``same_suit`` (the reading before issue 33) refuses it."""
+    t = shown_a_spade()
+    assert GAME.words_now(t.state, 3) == ("pass", "2xD", "4xD")
+    t.say("2xD", "pass", "pass", "pass", "pass")
+    assert (t.state.trump_suit, t.state.declarer, t.state.dealer) == (3, 3, 1)
+    old = shown_a_spade(self_overcall="same_suit")
+    old.refuses(Bid(seat=3, bid="2xD"), "bid_not_allowed")
+    assert GAME.words_now(old.state, 3) == ("pass",)
+
+
+@pytest.mark.parametrize(
+    ("reinforce", "words"),
+    [
+        ("more", ("pass", "3xS", "4xS", "4xD")),  # "加固": no count given, more cards
+        ("like_overcall", ("pass", "4xS", "4xD")),  # by the counts of 反: four over two only
+    ],
+)
+def test_reinforcing_one_s_own_show_from_two_to_three(
+    reinforce: str, words: tuple[str, ...]
+) -> None:
+    """ "自己可以加固自己的亮牌" gives 加固 no count: with ``reinforce`` ``more`` the declarer of two
+    ♠5 may show three; ``like_overcall`` holds him to the counts of 反 (three do not overcall
+    two). In another suit he 反 by its counts either way."""
+    t = deal(
+        ["5H 5H 5H 5H 9S", "5S 5S 5S 5S 5D 5D 5D 5D", "BJ 5C", "8C"],
+        "3H 4H 6S 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+        options={"reinforce": reinforce},
+    )
+    t.say("2xS", "pass", "pass", "pass")
+    assert GAME.words_now(t.state, 1) == words
 
 
 def test_nobody_declares_and_a_kitty_card_names_trumps() -> None:

@@ -55,6 +55,7 @@ from paiju.games.dabang_cards import (
     trump_order_of,
 )
 from paiju.games.dabang_declaring import (
+    answers,
     can_show,
     declaration_suit,
     declaration_tier,
@@ -255,6 +256,10 @@ class DabangOptions:
     first_hand_ganguo: "第一把不带干锅", said where the kitty is turned — ``never`` (the whole first
         hand is exempt) or ``after_grab`` (only the turned kitty is: a first hand whose trumps a
         grabbed big joker named may be 干锅).
+    self_overcall: "亮牌后自己和其他人都可以反" — the declarer may 反 himself in another suit
+        (``any_suit``), or only reinforce his own (``same_suit``: the reading before issue 33).
+    reinforce: "自己可以加固自己的亮牌", no count given — ``more``: more cards of his suit, or
+        ``like_overcall``: by the counts of 反 (two over one, four over fewer).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -269,11 +274,18 @@ class DabangOptions:
     blood_rounding: Literal["score", "shortfall"] = "score"
     ganguo_two: Literal["apart", "trump_suit"] = "apart"
     first_hand_ganguo: Literal["never", "after_grab"] = "never"
+    self_overcall: Literal["any_suit", "same_suit"] = "any_suit"
+    reinforce: Literal["more", "like_overcall"] = "more"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
-# the readings before issue 27, so that an old log replays to the same levels.
-OPTIONS_BEFORE: dict[str, Any] = {"buried_king_levels": "none", "must_play": "ten"}
+# the readings before issues 27 and 33, so that an old log replays as it was played.
+OPTIONS_BEFORE: dict[str, Any] = {
+    "buried_king_levels": "none",
+    "must_play": "ten",
+    "self_overcall": "same_suit",
+    "reinforce": "like_overcall",
+}
 
 
 OPTION_LABELS: dict[str, OptionLabel] = {
@@ -352,6 +364,22 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "never": ("第一把不带干锅", "never"),
             "after_grab": ("抢亮大王后可以干锅（翻底定主时不带）", "after a grabbed big joker"),
+        },
+    ),
+    "self_overcall": OptionLabel(
+        "亮牌人自己反主",
+        "The declarer overcalling himself",
+        {
+            "any_suit": ("可以反成其他花色", "in any suit"),
+            "same_suit": ("只能加固自己的花色", "only reinforcing his own suit"),
+        },
+    ),
+    "reinforce": OptionLabel(
+        "加固自己的亮牌",
+        "Reinforcing one's own show (加固)",
+        {
+            "more": ("张数更多即可（两张可加到三张）", "with more cards (two to three too)"),
+            "like_overcall": ("按反主的张数（两张反一张，四张反三张）", "by the counts of 反"),
         },
     ),
 }
@@ -466,10 +494,12 @@ WORDS = merged(
         help={
             "declare": (
                 "亮主：第一局抢亮大王（亮牌后最先摸到的花色牌定主）；以后亮混牌，两张反单张，"
-                "四张反三张、两张或单张；四个小王或四个大王可叫任意花色。",
+                "四张反三张、两张或单张；四个小王或四个大王可叫任意花色；亮牌人自己也可以反，"
+                "或加固自己的亮牌。",
                 "Declare trumps: in the first hand show a big joker (the first suited card you drew "
                 "after it names the suit); later show level cards: two overcall one, four overcall "
-                "three, two or one; four small or four big jokers name any suit.",
+                "three, two or one; four small or four big jokers name any suit; the declarer may "
+                "overcall himself too, or reinforce his own show.",
             ),
             "bury": (
                 "庄家扣底：选8张牌扣下（可扣分和王；扣王先扣大王，扣王时底牌公开）。",
@@ -751,17 +781,18 @@ class Dabang(TrickGame[DabangState]):
             return tuple(f"{TAKE}{code}" for code in card_codes(sorted(set(alike))))
         if self.first_hand(state):
             return (PASS, LIANG)
-        level = self.dealer_level(state)
-        three = state.config.options.three_overcalls
-        hand = state.hands[seat]
+        level, hand, o = self.dealer_level(state), state.hands[seat], state.config.options
         found = [
             w
             for w in DECLARATIONS
-            if overcalls(w, state.declaration, three)
-            and can_show(hand, w, level)
-            and (
-                state.declarer != seat
-                or declaration_suit(w) == declaration_suit(state.declaration or w)
+            if can_show(hand, w, level)
+            and answers(
+                w,
+                state.declaration,
+                state.declarer == seat,
+                three_overcalls=o.three_overcalls,
+                self_overcall=o.self_overcall,
+                reinforce=o.reinforce,
             )
         ]
         return (PASS, *found)

@@ -43,6 +43,36 @@ def overcalls(new: str, old: str | None, three_overcalls: bool) -> bool:
     return a == 2 and b == 1
 
 
+def answers(
+    new: str,
+    old: str | None,
+    own: bool,
+    *,
+    three_overcalls: bool = False,
+    self_overcall: str = "any_suit",
+    reinforce: str = "more",
+) -> bool:
+    """Whether declaration ``new`` may follow ``old`` (None: nothing shown yet), ``own`` when the
+    speaker showed ``old``: "亮牌后自己和其他人都可以反，自己可以加固自己的亮牌" — anyone 反 by the
+    rules of ``overcalls``, the declarer too, in another suit (``self_overcall`` ``any_suit``;
+    ``same_suit``, the reading before issue 33: he may only reinforce); the declarer reinforces
+    (加固) his own suit with more cards (``reinforce`` ``more``: the text counts only 反) or by
+    the counts of 反 (``like_overcall``).
+
+    >>> answers("2xD", "1xS", own=True), answers("2xD", "1xS", True, self_overcall="same_suit")
+    (True, False)
+    >>> answers("3xS", "2xS", own=True), answers("3xS", "2xS", True, reinforce="like_overcall")
+    (True, False)
+    """
+    if old is None or not own:
+        return overcalls(new, old, three_overcalls)
+    if declaration_suit(new) == declaration_suit(old):
+        if reinforce == "more":
+            return declaration_tier(new) > declaration_tier(old)
+        return overcalls(new, old, three_overcalls)
+    return self_overcall == "any_suit" and overcalls(new, old, three_overcalls)
+
+
 def can_show(hand: Sequence[Card], word: str, level: int) -> bool:
     """Whether ``hand`` holds the cards of declaration ``word`` at ``level``."""
     head, suit = word.split("x")
