@@ -31,6 +31,7 @@ from paiju.games.dabang import (
     flip_dealer,
     joker_grabs,
     overcalls,
+    takeable,
     trump_order_of,
 )
 from paiju.log.deals import verify_deal
@@ -660,6 +661,78 @@ def test_the_fixed_reading_takes_the_suit_order_and_asks_nothing() -> None:
     s = t.state
     assert (s.phase, s.turn, s.picking) == ("exchange", 3, 0)
     assert format_cards(s.kitty) == "4D 6D 7C 8D 9D KD RJ RJ"
+
+
+@pytest.mark.parametrize(
+    ("level", "suit", "kitty", "lowest"),
+    [
+        (3, 0, "5D 7S 8S AD AS BJ BJ RJ RJ RJ", "AD"),
+        (4, 3, "2H 3D 5D 5H 9C JC KC BJ BJ RJ RJ", "9C"),
+        (4, 1, "2C 9H AS TC BJ BJ RJ RJ RJ RJ", "AS"),
+    ],
+)
+def test_a_card_of_the_trump_suit_is_a_trump_when_taking_back(
+    level: int, suit: int, kitty: str, lowest: str
+) -> None:
+    """Issue 33's kitties: "最小牌的判定方法为先看是否是主牌，然后看点数，最后看花色" with "主牌：大王、
+    小王、常主、级牌和主花色牌" — a side card is lower than any trump, the trump suit's cards
+    included (♠7 is a trump when spades are trumps: ♦A is taken first)."""
+    order = trump_order_of(suit, level)
+    assert takeable(cards(kitty), order)[0] == cards(lowest)[0]
+    for by in ("rank", "card_order"):
+        assert auto_taken(cards(kitty), order, 1, by) == (cards(lowest), 0)
+
+
+def test_the_exchange_takes_the_side_card_before_the_trump_suit_s() -> None:
+    """The first kitty of issue 33, played: spades trump at level 3, the dealer buries ♦5 ♠7 ♠8
+    ♦A ♠A and his three big jokers; seat 2 buries one (a small joker) and takes back ♦A."""
+    t = at_exchange("5D 7S 8S AD AS RJ RJ RJ")
+    t.state = copy_with(
+        t.state, {"hands": (*t.state.hands[:2], cards("4C BJ BJ"), t.state.hands[3])}
+    )
+    t.say("bury1")
+    assert t.state.hands[2] == cards("4C AD BJ")
+    assert format_cards(t.state.kitty) == "5D 7S 8S AS BJ RJ RJ RJ"
+
+
+@pytest.mark.parametrize(
+    ("take_order", "phase", "taken"),
+    [
+        ("rank", "pick", "6D"),  # ♠3 and ♥3: "点数相同，花色不同" — his choice
+        ("card_order", "exchange", "6D 3H"),  # ♥3 (其他花色混牌) below ♠3 (主花色混牌)
+    ],
+)
+def test_trumps_taken_back_by_rank_or_by_the_order_of_the_cards(
+    take_order: str, phase: str, taken: str
+) -> None:
+    """ "然后看点数，最后看花色。如果点数相同，花色不同，可由用户自己决定要哪张牌": among trumps the 点数
+    (``take_order`` ``rank``, the default): the level cards ♠3 (of the trump suit) and ♥3 are of
+    one rank, so seat 2 chooses; by the order of the cards (``card_order``, the reading before
+    issue 33) ♥3 is the lower."""
+    t = at_exchange("3S 3H 6D KD TD 5D 5C KC", options={"take_order": take_order})
+    t.say("bury2")
+    assert t.state.phase == phase
+    assert cards(taken) == tuple(c for c in cards(taken) if c in t.state.hands[2])
+    if phase == "pick":
+        assert GAME.words_now(t.state, 2) == ("take3S", "take3H")
+        t.say("take3S")
+        assert cards("3S")[0] in t.state.hands[2] and t.state.phase == "exchange"
+    order = trump_order_of(0, 3)
+    by_rank = takeable(cards("2C 4S 3H"), order)
+    assert by_rank == list(cards("3H 4S 2C")) != takeable(cards("2C 4S 3H"), order, "card_order")
+
+
+def test_no_more_jokers_are_buried_than_cards_can_be_taken_back() -> None:
+    """ "扣几张捡几张", "不能捡分牌": the kitty (hidden: "不扣王时底牌不公开") has two non-point
+    cards; seat 2 may say ``bury4`` (he cannot see how many there are), buries two jokers, takes
+    both cards back and keeps his other two jokers."""
+    t = at_exchange("4H 6D KD TD 5D 5C KC TC")
+    assert t.state.kitty == ()
+    assert GAME.words_now(t.state, 2) == ("pass", "bury1", "bury2", "bury3", "bury4")
+    t.say("bury4")
+    s = t.state
+    assert s.exchanges == ((2, 2),) and len(s.hands[2]) == 9 and len(s.rest) == 8
+    assert s.hands[2] == cards("4H 6D 4C 5C 6C 7C 8C BJ BJ")
 
 
 def test_a_bot_takes_the_card_that_pairs_with_its_hand() -> None:

@@ -260,6 +260,8 @@ class DabangOptions:
         (``any_suit``), or only reinforce his own (``same_suit``: the reading before issue 33).
     reinforce: "自己可以加固自己的亮牌", no count given — ``more``: more cards of his suit, or
         ``like_overcall``: by the counts of 反 (two over one, four over fewer).
+    take_order: "先看是否是主牌，然后看点数" among trumps taken back — ``rank``: their rank (点数),
+        or ``card_order``: their place in the order of the cards (the reading before issue 33).
     """
 
     leader: Literal["winner", "dealer"] = "winner"
@@ -276,6 +278,7 @@ class DabangOptions:
     first_hand_ganguo: Literal["never", "after_grab"] = "never"
     self_overcall: Literal["any_suit", "same_suit"] = "any_suit"
     reinforce: Literal["more", "like_overcall"] = "more"
+    take_order: Literal["rank", "card_order"] = "rank"
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
@@ -285,6 +288,7 @@ OPTIONS_BEFORE: dict[str, Any] = {
     "must_play": "ten",
     "self_overcall": "same_suit",
     "reinforce": "like_overcall",
+    "take_order": "card_order",
 }
 
 
@@ -380,6 +384,14 @@ OPTION_LABELS: dict[str, OptionLabel] = {
         {
             "more": ("张数更多即可（两张可加到三张）", "with more cards (two to three too)"),
             "like_overcall": ("按反主的张数（两张反一张，四张反三张）", "by the counts of 反"),
+        },
+    ),
+    "take_order": OptionLabel(
+        "扣王捡底时主牌之间",
+        "Trumps taken back after burying jokers",
+        {
+            "rank": ("看点数", "by rank (点数)"),
+            "card_order": ("看牌的大小", "by the order of the cards"),
         },
     ),
 }
@@ -777,7 +789,7 @@ class Dabang(TrickGame[DabangState]):
             jokers = sum(1 for c in state.hands[seat] if c >= SMALL_JOKER)
             return (PASS, *EXCHANGES[: min(jokers, KITTY)])
         if state.phase == "pick":  # one of the equally low cards of the kitty shown, each once
-            alike = low_class(state.kitty, self.trump_order(state))
+            alike = low_class(state.kitty, self.trump_order(state), state.config.options.take_order)
             return tuple(f"{TAKE}{code}" for code in card_codes(sorted(set(alike))))
         if self.first_hand(state):
             return (PASS, LIANG)
@@ -920,7 +932,7 @@ class Dabang(TrickGame[DabangState]):
         time) while equally low cards of different suits are more than he still takes; the
         round goes on once he has them all."""
         seat = event.seat
-        order = self.trump_order(state)
+        order, by = self.trump_order(state), state.config.options.take_order
         hands = list(state.hands)
         kitty = state.rest
         changes: Changes = {}
@@ -931,16 +943,16 @@ class Dabang(TrickGame[DabangState]):
             kitty = remove_cards(kitty, (card,)) or ()
             count -= 1
         elif event.bid != PASS:
-            count = min(int(event.bid[4:]), len(takeable(kitty, order)))
+            count = min(int(event.bid[4:]), len(takeable(kitty, order, by)))
             hand = hands[seat]
             jokers = sorted((c for c in hand if c >= SMALL_JOKER), reverse=True)[:count]
             hands[seat] = remove_cards(hand, jokers) or ()
             kitty = tuple(sorted((*kitty, *jokers)))
             changes["exchanges"] = (*state.exchanges, (seat, count))
         if state.config.options.pick_back == "fixed":
-            taken, count = tuple(takeable(kitty, order)[:count]), 0
+            taken, count = tuple(takeable(kitty, order, by)[:count]), 0
         else:
-            taken, count = auto_taken(kitty, order, count)
+            taken, count = auto_taken(kitty, order, count, by)
         if event.bid != PASS:
             hands[seat] = tuple(sorted((*hands[seat], *taken)))
             kitty = tuple(sorted(remove_cards(kitty, taken) or ()))

@@ -11,7 +11,7 @@ flow (``paiju.games.dabang``), which calls these with the hand's trump suit and 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Card, Hand
 from paiju.tricks import TrumpOrder
@@ -35,27 +35,43 @@ def trump_order_of(suit: int | None, level: int) -> TrumpOrder:
 # --- taking back kitty cards (扣王换底) -------------------------------------------------------------
 
 
-def takeable(kitty: Sequence[Card], order: TrumpOrder) -> list[Card]:
+def lowness(order: TrumpOrder, by: str = "rank") -> Callable[[Card], tuple[bool, int]]:
+    """How low a card is when the kitty's lowest are taken back: "最小牌的判定方法为先看是否是主牌，
+    然后看点数" — a side card below any trump (the trump suit's cards are trumps like the jokers,
+    the 2s and the level cards: "主牌：大王、小王、常主、级牌和主花色牌"), then its 点数: ``by``
+    ``rank`` — the rank, 3 < … < A < 2, whatever its place among trumps; ``card_order`` — its
+    place in the order of the cards (the trump suit's level card above the others' and above
+    the 2s)."""
+    if by == "rank":
+        return lambda c: (order.is_trump(c), c >> 2)
+    return lambda c: (order.is_trump(c), order.strength(c))
+
+
+def takeable(kitty: Sequence[Card], order: TrumpOrder, by: str = "rank") -> list[Card]:
     """The kitty's cards a player who buried jokers may take back, lowest first: "从底牌中捡最小的
     牌，不能捡分牌" — no point card (nor a joker); "最小牌的判定方法为先看是否是主牌，然后看点数，
-    最后看花色" — side cards before trumps, then by the order of the cards, then ♠ ♥ ♣ ♦."""
+    最后看花色" — side cards before trumps, then the 点数 (``lowness``), then ♠ ♥ ♣ ♦."""
+    low = lowness(order, by)
     return sorted(
         (c for c in kitty if (c >> 2) not in POINTS and c < SMALL_JOKER),
-        key=lambda c: (order.is_trump(c), order.strength(c), c & 3),
+        key=lambda c: (*low(c), c & 3),
     )
 
 
-def low_class(kitty: Sequence[Card], order: TrumpOrder) -> list[Card]:
+def low_class(kitty: Sequence[Card], order: TrumpOrder, by: str = "rank") -> list[Card]:
     """The lowest takeable cards that rank alike ("点数相同，花色不同"): side cards of one rank, or
-    trumps of one strength (the level cards or the 2s outside the trump suit)."""
-    pool = takeable(kitty, order)
+    trumps of one rank (``card_order``: of one place in the order — the level cards or the 2s
+    outside the trump suit)."""
+    pool = takeable(kitty, order, by)
     if not pool:
         return []
-    key = (order.is_trump(pool[0]), order.strength(pool[0]))
-    return [c for c in pool if (order.is_trump(c), order.strength(c)) == key]
+    low = lowness(order, by)
+    return [c for c in pool if low(c) == low(pool[0])]
 
 
-def auto_taken(kitty: Sequence[Card], order: TrumpOrder, count: int) -> tuple[Hand, int]:
+def auto_taken(
+    kitty: Sequence[Card], order: TrumpOrder, count: int, by: str = "rank"
+) -> tuple[Hand, int]:
     """What a player taking back ``count`` cards takes without a choice of his own, and how many
     he still chooses: whole classes of alike cards while all of one are taken, and identical
     copies; he chooses once equally low cards of different suits are more than he still takes
@@ -63,7 +79,7 @@ def auto_taken(kitty: Sequence[Card], order: TrumpOrder, count: int) -> tuple[Ha
     left = list(kitty)
     taken: list[Card] = []
     while count > 0:
-        alike = low_class(left, order)
+        alike = low_class(left, order, by)
         if not alike:
             break
         if len(alike) > count and len(set(alike)) > 1:
