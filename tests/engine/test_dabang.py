@@ -230,9 +230,27 @@ def test_nobody_grabs_every_seat_turns_a_kitty_card_and_the_biggest_deals() -> N
 def test_with_no_big_joker_dealt_the_kitty_is_turned_at_once_and_a_tie_goes_to_the_earlier() -> (
     None
 ):
-    t = deal(["4S", "5S", "8S", "JS"], "AH 9C AS 3D 5D 6H 7H 8H", first=1, dealer=1)
+    t = deal(["4S", "5S", "8S", "JS"], "AH 9C AS 4D 5D 6H 7H 8H", first=1, dealer=1)
     assert t.state.phase == "bury" and t.state.dealer == 1 and t.state.trump_suit == 1
     assert flip_dealer(in_order("KS KH 2C 2D"), 0) == (2, 2, in_order("KS KH 2C 2D"))
+
+
+@pytest.mark.parametrize(
+    ("flip_order", "dealer", "trump"),
+    [("hunpai_high", 2, 3), ("two_high", 3, 2)],
+)
+def test_the_first_hand_s_level_card_three_is_the_biggest_card_turned(
+    flip_order: str, dealer: int, trump: int
+) -> None:
+    """ "以翻出最大牌的一家为庄家" by the order "大王>小王>主花色混牌>其他花色混牌>主花色2>其他花色2>…",
+    and "第一把从3打起": the first hand's 混牌 is the 3, so ♦3 (turned by seat 2) beats ♣2 (seat 3)
+    — ``flip_order`` ``hunpai_high``, the default; ``two_high`` (the reading before issue 33)
+    ranks 3 < … < A < 2."""
+    t = deal(
+        ["4S", "5S", "8S", "JS"], "4H KC 3D 2C 5D 6H 7H 8H", options={"flip_order": flip_order}
+    )
+    assert format_cards(t.state.flipped) == "4H KC 3D 2C"
+    assert (t.state.dealer, t.state.trump_suit, t.state.phase) == (dealer, trump, "bury")
 
 
 # --- 亮主: later hands ------------------------------------------------------------------------------
@@ -814,6 +832,28 @@ def test_the_first_hand_after_a_grab_may_be_ganguo_when_the_table_says_so() -> N
     )
     t.say("liang")
     assert t.state.ganguo and t.state.phase == "play" and len(t.state.hands[0]) == 9
+
+
+@pytest.mark.parametrize("unopened", [False, True])
+def test_a_kitty_nobody_opened_is_ganguo_only_when_the_table_says_so(unopened: bool) -> None:
+    """ "公开底牌后，底牌没有主花色牌(混牌除外)或全是主，称为干锅" and "若没人亮主，底牌不公开": nobody
+    declares, ♥5 (a level card) names hearts, and the kitty has no other heart. It is never opened,
+    so it is not 干锅 (the default); with ``ganguo_unopened`` it is judged all the same, shown,
+    and played as dealt."""
+    t = deal(
+        ["5H 5H 9S 9S AS", "5S 5S 5S 5S 7D", "BJ BJ BJ BJ 5C", "RJ RJ RJ RJ 8C"],
+        "5H 4S 6S 6D 7C 8D 9D TD",
+        hand_no=2,
+        first=1,
+        dealer=1,
+        levels=(3, 5),
+        options={"ganguo_unopened": unopened},
+    )
+    t.say("pass", "pass", "pass", "pass")
+    s = t.state
+    assert s.trump_suit == 1 and s.ganguo is unopened
+    assert s.phase == ("play" if unopened else "bury")
+    assert s.kitty == (cards("5H 4S 6S 6D 7C 8D 9D TD") if unopened else ())
 
 
 @pytest.mark.parametrize(("two", "ganguo"), [("apart", True), ("trump_suit", False)])

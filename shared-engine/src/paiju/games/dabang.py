@@ -260,6 +260,11 @@ class DabangOptions:
         (``any_suit``), or only reinforce his own (``same_suit``: the reading before issue 33).
     reinforce: "自己可以加固自己的亮牌", no count given — ``more``: more cards of his suit, or
         ``like_overcall``: by the counts of 反 (two over one, four over fewer).
+    flip_order: the first hand's turned kitty cards — ``hunpai_high``: the 混牌 3 biggest, then the
+        2, A … 4 ("第一把从3打起", "混牌>…2>…"), or ``two_high``: 3 < … < A < 2 (the reading before
+        issue 33).
+    ganguo_unopened: a kitty nobody showed for (never opened: "若没人亮主，底牌不公开") may be 干锅
+        too, and is shown; the text names 干锅 "公开底牌后".
     take_order: "先看是否是主牌，然后看点数" among trumps taken back — ``rank``: their rank (点数),
         or ``card_order``: their place in the order of the cards (the reading before issue 33).
     """
@@ -279,6 +284,8 @@ class DabangOptions:
     self_overcall: Literal["any_suit", "same_suit"] = "any_suit"
     reinforce: Literal["more", "like_overcall"] = "more"
     take_order: Literal["rank", "card_order"] = "rank"
+    flip_order: Literal["hunpai_high", "two_high"] = "hunpai_high"
+    ganguo_unopened: bool = False
 
 
 # What a stored config that does not name these options was played under (api.config_from_dict):
@@ -289,6 +296,7 @@ OPTIONS_BEFORE: dict[str, Any] = {
     "self_overcall": "same_suit",
     "reinforce": "like_overcall",
     "take_order": "card_order",
+    "flip_order": "two_high",
 }
 
 
@@ -393,6 +401,17 @@ OPTION_LABELS: dict[str, OptionLabel] = {
             "rank": ("看点数", "by rank (点数)"),
             "card_order": ("看牌的大小", "by the order of the cards"),
         },
+    ),
+    "flip_order": OptionLabel(
+        "第一把翻底牌定庄时牌的大小",
+        "The first hand's turned kitty cards rank",
+        {
+            "hunpai_high": ("混牌3最大，其次2、A…", "the level card 3 highest, then 2, A…"),
+            "two_high": ("2最大，3最小", "2 highest, 3 lowest"),
+        },
+    ),
+    "ganguo_unopened": OptionLabel(
+        "没人亮主（底牌不公开）也判干锅", "干锅 also when nobody showed (the kitty never opened)"
     ),
 }
 
@@ -750,7 +769,8 @@ class Dabang(TrickGame[DabangState]):
     def _flip(self, state: DabangState, rest: Hand, first: int) -> Changes:
         """ "以翻出最大牌的一家为庄家" ("第一局需要按抽底牌的方式确认庄家时，也是从随机确认的庄家开始
         逆时针抽牌"); a kitty of jokers only cannot be turned: "若底牌全是王，则重新洗牌"."""
-        dealer, suit, flipped = flip_dealer(rest, first)
+        top = level_rank(FIRST_LEVEL) if state.config.options.flip_order == "hunpai_high" else None
+        dealer, suit, flipped = flip_dealer(rest, first, top=top)
         if not flipped:
             return self._redeal()
         return {"flipped": flipped} | self._settle(state, dealer, suit, shown=False)
@@ -855,14 +875,16 @@ class Dabang(TrickGame[DabangState]):
         hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
         kitty = state.rest
         o = state.config.options
-        exempt = self.first_hand(state) and o.first_hand_ganguo == "never"
-        ganguo = shown and not exempt and is_ganguo(kitty, order, suit, o.ganguo_two)
+        first = self.first_hand(state)  # its unshown kitty is the turned one: "第一把不带干锅"
+        judged = shown or (o.ganguo_unopened and not first)
+        exempt = first and o.first_hand_ganguo == "never"
+        ganguo = judged and not exempt and is_ganguo(kitty, order, suit, o.ganguo_two)
         changes: Changes = {
             "dealer": dealer,
             "trump_suit": suit,
             "level_rank": level_rank(level),
             "tribute": len(tribute),
-            "kitty": tuple(sorted(kitty)) if shown else (),
+            "kitty": tuple(sorted(kitty)) if shown or ganguo else (),
             "ganguo": ganguo,
             "to_speak": (),
         }

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, Hand
-from paiju.games.dabang_cards import PLAYERS, level_rank
+from paiju.games.dabang_cards import FIRST_LEVEL, PLAYERS, level_rank
 
 
 def declaration_suit(word: str) -> int:
@@ -104,14 +104,23 @@ def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int
     return [(seat, suit) for _, seat, suit in sorted(found, key=lambda f: f[0])]
 
 
-def flip_dealer(rest: Hand, first: int, players: int = PLAYERS) -> tuple[int, int, Hand]:
+def flip_dealer(
+    rest: Hand, first: int, players: int = PLAYERS, top: int | None = level_rank(FIRST_LEVEL)
+) -> tuple[int, int, Hand]:
     """ "4家都从底牌中翻牌，以翻出最大牌的一家为庄家，并以该牌的花色为主花色": from ``first`` in
-    turn each seat turns the kitty's next suited card (a joker is turned past); the biggest rank
-    wins, 2 highest, a tie to the earlier flipper. Returns (dealer, suit, the cards turned); no
-    card turned (a kitty of jokers only) leaves ``first`` and spades, and the hand is dealt
-    again (``Dabang``)."""
+    turn each seat turns the kitty's next suited card (a joker is turned past); the biggest wins,
+    a tie to the earlier flipper. Biggest by the order "…混牌>…2>…副牌": the rank ``top`` (the
+    first hand's 混牌, the 3: "第一把从3打起") above the 2, then A down to 4 (``top`` None: 3 < … <
+    A < 2). Returns (dealer, suit, the cards turned); no card turned (a kitty of jokers only)
+    leaves ``first`` and spades, and the hand is dealt again (``Dabang``).
+
+    >>> from paiju.cards import parse_card
+    >>> turned = tuple(parse_card(c) for c in "4H KC 3D 2C".split())  # by seats 0, 1, 2, 3
+    >>> flip_dealer(turned, 0)[:2], flip_dealer(turned, 0, top=None)[:2]
+    ((2, 3), (3, 2))
+    """
     suited = [c for c in rest if c < SMALL_JOKER][:players]
     if not suited:
         return first, 0, ()
-    best = max(range(len(suited)), key=lambda i: (suited[i] >> 2, -i))
+    best = max(range(len(suited)), key=lambda i: (suited[i] >> 2 == top, suited[i] >> 2, -i))
     return (first + best) % players, suited[best] & 3, tuple(suited)
