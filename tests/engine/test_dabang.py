@@ -1342,3 +1342,22 @@ def test_a_log_stored_before_the_kings_levels_replays_with_the_readings_it_was_p
     assert (options.buried_king_levels, options.must_play) == ("none", "ten")
     header["config"]["options"] |= {"buried_king_levels": "one_each", "must_play": "three_and_ten"}
     assert not audit([json.dumps(header), *lines[1:]]).ok
+
+
+def test_a_config_stored_before_issue_33_is_read_with_the_readings_it_was_played_under() -> None:
+    """A stored config names only the options of its day: those of issue 33 take the readings
+    played before them (``options_before``); a new table takes the text's."""
+    header = json.loads(
+        (OLD_LOG / "dabang-huludao.jsonl").read_text(encoding="utf-8").split("\n")[0]
+    )
+    fields = ("self_overcall", "reinforce", "flip_order", "take_order", "ganguo_unopened")
+    old = api.config_from_dict(header["config"]).options
+    assert [getattr(old, f) for f in fields] == [
+        "same_suit",
+        "like_overcall",
+        "two_high",
+        "card_order",
+        False,
+    ]
+    new = GAME.config().options
+    assert [getattr(new, f) for f in fields] == ["any_suit", "more", "hunpai_high", "rank", False]
