@@ -28,7 +28,18 @@ import pytest
 from paiju import api, errors, protocol, tricks
 from paiju.cards import build_deck
 from paiju.climbing import ClimbingGame
-from paiju.games import banzipao, beihai, dabang, dabei, dagong, dagong_combos, guanpai, tiaoshu
+from paiju.games import (
+    banzipao,
+    beihai,
+    dabang,
+    dabang_cards,
+    dabang_declaring,
+    dabei,
+    dagong,
+    dagong_combos,
+    guanpai,
+    tiaoshu,
+)
 from paiju.protocol import Command, Event, HandEnded, Pass, Play, Played
 from paiju.registry import GAMES, get_game
 from paiju.simulate import play_game, random_chooser, table_command
@@ -42,7 +53,7 @@ GAME_IDS = sorted(GAMES)
 MODULES = {"guanpai": [guanpai], "dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
 MODULES["banzipao"] = [banzipao]
 MODULES["dagong"] = [dagong, dagong_combos]
-MODULES["dabang"] = [tricks, dabang]
+MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
 EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
 
