@@ -53,6 +53,7 @@ from paiju.protocol import (
     decode,
     encode,
 )
+from paiju.results import LevelsAndBlood
 from paiju.selfcheck import check_cards_conserved, checked_random_game
 from paiju.simulate import hand_seed, play_game, random_chooser
 from paiju.table import copy_with
@@ -410,7 +411,7 @@ def test_nobody_declares_over_a_kitty_of_jokers_and_the_hand_is_dealt_again() ->
     t.say("pass", "pass", "pass")
     *_, last = GAME.decide(t.state, Bid(seat=0, bid="pass"))
     t.say("pass")
-    assert last == HandEnded(2, (0, 1, 2, 3), (), (0, 0, 0, 0), (ResultLine("redeal", 1, 8),))
+    assert last == HandEnded(2, (), (), (0, 0, 0, 0), (ResultLine("redeal", 1, 8),))
     s = t.state
     assert (s.phase, s.levels, s.dealer, s.blood, s.redeals, s.totals) == (
         "reveal",
@@ -1032,7 +1033,13 @@ def test_levels_go_up_by_one_stop_at_ten_and_the_dealer_side_passing_ten_wins() 
     ended = GAME.score(past)
     assert GAME.outcome(past).match_winner == 0
     assert {(r.reason, r.seat) for r in ended.results} >= {("match_won", 0), ("match_won", 2)}
-    assert ended.scores == (1, -1, 1, -1)
+    record = LevelsAndBlood.from_event(ended)
+    assert (record.levels, record.match_won, ended.order, ended.scores) == (
+        (1, 0, 1, 0),
+        (0, 2),
+        (),
+        (0, 0, 0, 0),
+    )  # levels and the match won, no made-up finishing order nor ±1 scores
 
 
 # --- the kings' levels: "升级并且吃血", "逢3必打,逢10必打", 干锅 ----------------------------------------

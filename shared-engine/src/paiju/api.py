@@ -18,6 +18,7 @@ from paiju.climbing import ClimbingGame, Combo
 from paiju.errors import RuleError
 from paiju.protocol import Command, Event, HandEnded, decode, encode, encode_value
 from paiju.registry import GAMES, get_game
+from paiju.results import HandResult, declaration
 from paiju.table import Config, TableState
 
 State = TableState
@@ -27,7 +28,9 @@ def list_games() -> list[dict[str, Any]]:
     """The catalogue: every game with its names, region, description and variants, each variant
     with the ``options`` a table may choose (``TableGame.option_catalogue``), and the game's
     ``words`` (``paiju.words.Words.to_json``: what its codes and view keys are called), and its
-    turn clock's default seconds per kind of decision (``clock``: ``{"play": 30, ...}``)."""
+    turn clock's default seconds per kind of decision (``clock``: ``{"play": 30, ...}``), and what
+    its hands end with (``result``: ``{"kind": "payments", "zero_sum": true, "scored": true}``,
+    ``paiju.results.declaration``)."""
     games = []
     for game in GAMES.values():
         info = dataclasses.asdict(game.info)
@@ -36,6 +39,7 @@ def list_games() -> list[dict[str, Any]]:
         ]
         info["words"] = game.words.to_json()
         info["clock"] = dict(game.clock_defaults)
+        info["result"] = declaration(game.result_type)
         games.append(info)
     return games
 
@@ -145,6 +149,13 @@ def clock_defaults(game: str) -> dict[str, int]:
 def result(state: State) -> HandEnded | None:
     """The last scored hand, or None."""
     return get_game(state.config.game).result(state)
+
+
+def hand_result(state: State) -> HandResult | None:
+    """The last scored hand as its game's record (``paiju.results``), or None."""
+    game = get_game(state.config.game)
+    ended = game.result(state)
+    return None if ended is None else game.result_type.from_event(ended)
 
 
 def _climbing(config: Config[Any]) -> ClimbingGame[Any]:

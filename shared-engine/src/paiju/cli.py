@@ -395,7 +395,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
         events.extend(new)
         for event in new:
             if isinstance(event, HandEnded):
-                for text in result_lines(event, words, seat_names):
+                record = get_game(config.game).result_type.from_event(event)
+                for text in result_lines(record, words, seat_names):
                     print(_say(text, lang), file=out)
 
     def left_unfinished(why: Text, status: int) -> int:

@@ -1,6 +1,8 @@
 """Invariants every game keeps, checkable anywhere the engine runs (the property tests on CPython,
 the same checks inside Pyodide): every card is in exactly one place, no view shows a card of
-another seat's hand while the hand is played, and replaying the events rebuilds the very state.
+another seat's hand while the hand is played, every hand ends with what its game declares of its
+result (``paiju.results``: zero-sum payments, or 打棒's levels and blood), and replaying the events
+rebuilds the very state.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from collections import Counter
 from typing import Any
 
 from paiju.cards import build_deck, card_codes
-from paiju.protocol import Command, decode, encode
+from paiju.protocol import Command, HandEnded, decode, encode
 from paiju.registry import get_game
+from paiju.results import ResultType
 from paiju.simulate import log_digest, play_game
 from paiju.table import TableState
 
@@ -110,6 +113,15 @@ def check_views_hide_hands(state: TableState) -> None:
                 raise InvariantBroken(f"seat {seat} can tell a secret at version {state.version}")
 
 
+def check_result(result_type: ResultType, event: HandEnded, players: int) -> None:
+    """A hand's end holds what its game declares of its result (``paiju.results``): a zero-sum
+    record's scores sum to zero and are its payments' net, with a finishing order of every seat;
+    打棒's levels and blood have no order, payment nor score, and one side climbs."""
+    found = result_type.problems(event, players)
+    if found:
+        raise InvariantBroken(f"hand {event.hand_no} ({result_type.KIND}): " + "; ".join(found))
+
+
 def checked_random_game(
     game_id: str,
     variant: str | None = None,
@@ -138,8 +150,11 @@ def checked_random_game(
     state, events = play_game(config, f"checked-{seed}", choose)
     if state.phase != "over" or state.last_hand is None:
         raise InvariantBroken("the match did not end scored")
-    if sum(state.totals) != 0:
-        raise InvariantBroken(f"scores do not sum to zero: {state.totals}")
+    for event in events:
+        if isinstance(event, HandEnded):
+            check_result(game.result_type, event, config.players)
+    if game.result_type.ZERO_SUM and sum(state.totals) != 0:
+        raise InvariantBroken(f"totals do not sum to zero: {state.totals}")
     replayed = game.initial_state(config)
     for event in events:
         replayed = game.evolve(replayed, decode(json.loads(json.dumps(encode(event)))))  # type: ignore[arg-type]

@@ -58,6 +58,7 @@ from paiju.protocol import (
     TableClosed,
     encode,
 )
+from paiju.results import Payments, ResultType
 from paiju.sides import Sides
 from paiju.words import Words
 
@@ -193,6 +194,8 @@ class TableGame(Generic[S]):
     # options whose default reading changed after tables were played: the value a stored config
     # (a log header, a table's meta) that does not name the option was played under
     options_before: ClassVar[Mapping[str, Any]] = {}
+    # the record a hand of the game ends with (paiju.results): payments, unless the game says
+    result_type: ClassVar[ResultType] = Payments
 
     def __init__(self) -> None:
         self._deciders: dict[type[Command], Handler] = {}
@@ -538,6 +541,10 @@ class TableGame(Generic[S]):
             "hand": card_codes(state.hands[seat]) if seat is not None and state.hands else None,
             "hands": [card_codes(h) for h in state.hands] if ended and state.hands else None,
             "last_hand": encode(state.last_hand) if state.last_hand else None,
+            # the same hand as its game's record (paiju.results): what the score sheet shows
+            "result": self.result_type.from_event(state.last_hand).to_json()
+            if state.last_hand
+            else None,
             "auto": list(state.auto),
             "ready": list(state.ready),
         }

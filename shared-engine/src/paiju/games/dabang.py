@@ -75,6 +75,7 @@ from paiju.protocol import (
     ResultLine,
     register,
 )
+from paiju.results import LevelsAndBlood
 from paiju.sides import Sides
 from paiju.table import Changes, Config, GameInfo, OptionLabel, Variant, copy_with
 from paiju.tricks import (
@@ -673,6 +674,7 @@ class Dabang(TrickGame[DabangState]):
     option_labels = OPTION_LABELS
     options_before = OPTIONS_BEFORE
     words = WORDS
+    result_type = LevelsAndBlood
     follow_rules = RULES["pairs_first"]
     point_values = POINTS
 
@@ -790,7 +792,7 @@ class Dabang(TrickGame[DabangState]):
         return [
             HandEnded(
                 hand_no=state.hand_no,
-                order=tuple(range(n)),
+                order=(),
                 lines=(),
                 scores=(0,) * n,
                 results=(ResultLine("redeal", self.first_to_draw(state), jokers),),
@@ -1057,21 +1059,15 @@ class Dabang(TrickGame[DabangState]):
             results.append(ResultLine("koudi_x4" if x4 else "koudi", last, out.kitty_points))
         else:  # 保底: the kitty's points are not the attackers'
             results.append(ResultLine("baodi", last, points_of(state.rest, POINTS)))
-        scores = [0] * n
         if out.leveling is not None:
-            for s in range(n):
-                scores[s] = out.levels if side_of(s) == out.leveling else -out.levels
             results += [ResultLine("level_up", s, out.levels) for s in side_seats(out.leveling)]
         if out.blood:
             results.append(ResultLine("blood", out.next_dealer, out.blood))
         if out.match_winner is not None:
             results += [ResultLine("match_won", s, 1) for s in side_seats(out.match_winner)]
+        # levels and blood (paiju.results.LevelsAndBlood): no payment, no finishing order
         return HandEnded(
-            hand_no=state.hand_no,
-            order=tuple(range(n)),
-            lines=(),
-            scores=tuple(scores),
-            results=tuple(results),
+            hand_no=state.hand_no, order=(), lines=(), scores=(0,) * n, results=tuple(results)
         )
 
     def hand_scored(self, state: DabangState, event: HandEnded) -> Changes:

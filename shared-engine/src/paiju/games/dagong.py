@@ -38,6 +38,7 @@ from paiju.protocol import (
     TrickWon,
     net_scores,
 )
+from paiju.results import PointsFanXi
 from paiju.sides import Sides, is_public, mark_holders
 from paiju.table import MATCH_HANDS, Changes, Config, GameInfo, OptionLabel, Variant
 from paiju.words import CLIMBING_WORDS, CORE_WORDS, Holder, Said, Words, merged
@@ -409,6 +410,7 @@ class Dagong(ClimbingGame[DagongState]):
     option_labels = OPTION_LABELS
     options_before = OPTIONS_BEFORE
     words = WORDS
+    result_type = PointsFanXi
 
     # --- the table ------------------------------------------------------------------------------
 

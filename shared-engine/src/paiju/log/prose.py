@@ -9,11 +9,12 @@ are the vocabulary the audit's findings and report write their sentences with.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from paiju.cards import Card, card_names
-from paiju.protocol import AutoPlayed, Event, HandEnded
+from paiju.protocol import AutoPlayed, Event, ResultLine
+from paiju.results import HandResult, LevelsAndBlood, Payments, PointsFanXi
 from paiju.words import Text, Words
 
 Names = Sequence[str | Text]  # a name per seat ("" for none): one text, or one per language
@@ -79,31 +80,91 @@ def per_seat(values: Sequence[int], names: Names | None) -> Text:
     return "，".join(f"{n[0]} {v}" for n, v in named), ", ".join(f"{n[1]} {v}" for n, v in named)
 
 
-def result_lines(result: HandEnded, words: Words, names: Names | None = None) -> list[Text]:
-    """A scored hand in words: the finishing order, every payment and result, the net scores."""
-    out = [
-        pair(
-            ("第{no}局 出完顺序：{order}", "hand {no}, finishing order: {order}"),
-            no=result.hand_no,
-            order=seats_text(result.order, names, " → "),
-        )
-    ]
-    for line in result.lines:
-        zh, en = payment_text(line, words, names)
-        out.append((f"  {zh}", f"  {en}"))
-    for res in result.results:
-        out.append(
-            pair(
-                ("  {seat}：{reason} {value}", "  {seat}: {reason} {value}"),
-                seat=seat_name(res.seat, names),
-                reason=code_name(words.reasons, res.reason),
-                value=res.value,
-            )
-        )
-    out.append(
-        pair(("  得分：{scores}", "  scores: {scores}"), scores=per_seat(result.scores, names))
+def _hand_header(no: int, order: Sequence[int], names: Names | None) -> Text:
+    """A scored hand's first line, with its finishing order when the game has one."""
+    if not order:
+        return pair(("第{no}局", "hand {no}"), no=no)
+    return pair(
+        ("第{no}局 出完顺序：{order}", "hand {no}, finishing order: {order}"),
+        no=no,
+        order=seats_text(order, names, " → "),
     )
+
+
+def _line_texts(lines: Iterable[Any], words: Words, names: Names | None) -> list[Text]:
+    """Payments and result lines (``ScoreLine`` / ``ResultLine``), one indented line each."""
+    out = []
+    for line in lines:
+        if isinstance(line, ResultLine):
+            zh, en = pair(
+                ("{seat}：{reason} {value}", "{seat}: {reason} {value}"),
+                seat=seat_name(line.seat, names),
+                reason=code_name(words.reasons, line.reason),
+                value=line.value,
+            )
+        else:
+            zh, en = payment_text(line, words, names)
+        out.append((f"  {zh}", f"  {en}"))
     return out
+
+
+def _scores_text(scores: Sequence[int], names: Names | None) -> Text:
+    return pair(("  得分：{scores}", "  scores: {scores}"), scores=per_seat(scores, names))
+
+
+def _payments_lines(record: Payments, words: Words, names: Names | None) -> list[Text]:
+    """The finishing order, every payment, the net scores."""
+    return [
+        _hand_header(record.hand_no, record.order, names),
+        *_line_texts(record.lines, words, names),
+        _scores_text(record.scores, names),
+    ]
+
+
+def _levels_lines(record: LevelsAndBlood, words: Words, names: Names | None) -> list[Text]:
+    """The attackers' points, the kitty, the levels each climbing seat gains, the blood, the
+    match won; no order and no scores (there are none)."""
+    lines: list[ResultLine | None] = [record.redeal, record.kitty]
+    lines += [ResultLine("level_up", s, n) for s, n in enumerate(record.levels) if n]
+    lines += [record.blood, *(ResultLine("match_won", s, 1) for s in record.match_won)]
+    points = pair(
+        ("  {reason}：{points}", "  {reason}: {points}"),
+        reason=code_name(words.reasons, "points"),
+        points=record.points,
+    )
+    told = _line_texts([line for line in lines if line is not None], words, names)
+    return [_hand_header(record.hand_no, (), names), *([] if record.redeal else [points]), *told]
+
+
+def _points_lines(record: PointsFanXi, words: Words, names: Names | None) -> list[Text]:
+    """The finishing order, the points each seat holds, the 番, the 喜钱, the honours, the other
+    payments and the net scores."""
+    points = pair(
+        ("  {reason}：{points}", "  {reason}: {points}"),
+        reason=code_name(words.reasons, "points"),
+        points=per_seat(record.points, names),
+    )
+    fan = () if record.fan is None else (record.fan,)
+    return [
+        _hand_header(record.hand_no, record.order, names),
+        points,
+        *_line_texts((*fan, *record.honours, *record.xi, *record.lines), words, names),
+        _scores_text(record.scores, names),
+    ]
+
+
+_TELLERS: dict[str, Callable[[Any, Words, Names | None], list[Text]]] = {
+    Payments.KIND: _payments_lines,
+    LevelsAndBlood.KIND: _levels_lines,
+    PointsFanXi.KIND: _points_lines,
+}
+
+
+def result_lines(record: HandResult, words: Words, names: Names | None = None) -> list[Text]:
+    """A scored hand in words, as its game's record has it (``paiju.results``): payments with
+    the finishing order and net scores; 打棒's points, kitty, levels and blood; 打拱's points,
+    番, 喜 and payments."""
+    return _TELLERS[record.KIND](record, words, names)
 
 
 class _Blank(dict[str, Any]):

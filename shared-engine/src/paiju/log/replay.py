@@ -20,6 +20,7 @@ from paiju.protocol import (
     Deal,
     Dealt,
     Event,
+    HandEnded,
     SeedRevealed,
     TrickWon,
 )
@@ -140,7 +141,8 @@ def _replay(
                 err = RuleError("log_corrupt", detail=str(err))
             return state, i, err, None
         for expected in produced:
-            if i < len(events) and events[i] == expected:
+            if i < len(events) and events[i] in (expected, *_earlier_forms(game, state, expected)):
+                expected = events[i]  # the state goes on from the event as the log has it
                 i += 1
             elif schema >= IMPLIED_BEFORE.get(type(expected), 1):
                 if i == len(events):  # the log stops before what the rules produce next
@@ -148,6 +150,16 @@ def _replay(
                 return state, i, RuleError("unexpected_event", event=events[i].TYPE), expected
             state = game.evolve(state, expected)
     return state, None, None, None
+
+
+def _earlier_forms(game: Any, state: TableState, event: Event) -> tuple[Event, ...]:
+    """The forms in which an older engine wrote the same event, which a log stored then holds:
+    a hand's end as its game wrote it before it declared its result's record
+    (``paiju.results``: 打棒's made-up finishing order and ±levels as scores)."""
+    if not isinstance(event, HandEnded):
+        return ()
+    forms: tuple[Event, ...] = game.result_type.earlier_forms(event, state.config.players)
+    return forms
 
 
 def _produce(

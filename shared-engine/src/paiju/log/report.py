@@ -123,7 +123,7 @@ def describe(report: Audit) -> list[Text]:
         elif isinstance(event, HandEnded):
             ended = True
             close_hand()
-            out.extend(result_lines(event, words, names))
+            out.extend(result_lines(game.result_type.from_event(event), words, names))
             hand_no = 0
         elif isinstance(event, TableAbandoned | TableAtLimit):
             cut = CUT_HAND[event.TYPE]
@@ -134,7 +134,8 @@ def describe(report: Audit) -> list[Text]:
             moves += 1
     close_hand()
     out.extend(findings(report))
-    if report.error is None and report.complete and report.state is not None:
+    scored = game.result_type.SCORED  # 打棒's hands give levels, not scores: no totals
+    if scored and report.error is None and report.complete and report.state is not None:
         totals = per_seat(report.state.totals, names)
         out.append(pair(("总分：{totals}", "totals: {totals}"), totals=totals))
     out.append(VERDICTS[report.verdict])
