@@ -1,5 +1,6 @@
 """The engine plays the golden playthroughs (tests/golden/) exactly as they were recorded: every
-event of each bot-played match and every viewer's view after every event, byte for byte.
+event of each bot-played match, every viewer's view after every event, and after every event the
+seat to act, its legal moves and the result of a hand that ended (the steps), byte for byte.
 
 A failure means observable behaviour changed. If that is deliberate, regenerate the files with
 tests/golden/regen.py (its docstring says when that is allowed); otherwise it is a regression.
@@ -78,6 +79,8 @@ def first_difference(name: str, expected: str, got: str) -> str:
         where = f"after event {e_json.get('i')}, viewer seat {e_json.get('seat')!r}"
         if (e_json.get("i"), e_json.get("seat")) != (g_json.get("i"), g_json.get("seat")):
             where += f" (produced: event {g_json.get('i')}, seat {g_json.get('seat')!r})"
+    elif name.endswith(".steps.jsonl") and isinstance(e_json, dict):
+        where = f"the step after event {e_json.get('i')}"
     else:
         where = "the header" if n == 0 else f"event {n - 1}"
     detail = differences(e_json, g_json) if e_json is not None else []
@@ -102,7 +105,7 @@ def test_playthrough_matches_the_golden_files(
 
 
 def test_no_stale_golden_files() -> None:
-    expected = {f"{c[3]}.{kind}.jsonl" for c in CASES for kind in ("log", "views")}
+    expected = {f"{c[3]}.{kind}.jsonl" for c in CASES for kind in ("log", "views", "steps")}
     present = {p.name for p in GOLDEN.glob("*.jsonl")}
     assert present == expected, (
         f"golden files without a playthrough or missing: {present ^ expected}"
@@ -123,3 +126,34 @@ def test_first_difference_names_the_event_and_viewer() -> None:
     message = first_difference("x.log.jsonl", log, log.replace('"seat": 1', '"seat": 2', 1))
     assert "event " in message and ".seat: 1 != 2" in message
     assert "line endings" in first_difference("x.log.jsonl", log, log.replace("\n", "\r\n"))
+
+
+@pytest.mark.parametrize(("game", "variant", "players", "name"), CASES, ids=[c[3] for c in CASES])
+def test_each_step_records_the_seat_to_act_its_legal_moves_and_each_hands_result(
+    game: str, variant: str, players: int, name: str
+) -> None:
+    """As OpenSpiel's playthroughs do: after every event of the log, the seat to act and every
+    move it may make (all of them that seat's; none while the table acts, nor in the middle of
+    the events of one command), the seat whose command comes next being the one named with moves;
+    and on each hand_ended the hand's result as the game declares it (``paiju.results``); no other
+    step carries a result."""
+    events = [json.loads(line) for line in (GOLDEN / f"{name}.log.jsonl").read_text().splitlines()]
+    steps = [json.loads(line) for line in (GOLDEN / f"{name}.steps.jsonl").read_text().splitlines()]
+    kind = next(g["result"]["kind"] for g in playthrough.api.list_games() if g["id"] == game)
+    assert [step["i"] for step in steps] == list(range(len(events) - 1))
+    for step, after, then in zip(steps, events[1:], [*events[2:], None], strict=True):
+        seat = step["to_move"]
+        assert step["legal"] == [] or seat is not None
+        assert all(move["seat"] == seat for move in step["legal"])
+        if then is not None and then["type"] in SEAT_COMMANDS and after["type"] in STABLE_AFTER:
+            assert seat == then["seat"] and step["legal"], (step["i"], then)
+        ended = after["type"] == "hand_ended"
+        assert (step["result"] is not None) == ended
+        if ended:
+            assert step["result"]["kind"] == kind and step["result"]["hand_no"] == after["hand_no"]
+
+
+# events a seat's own command starts with, and the last events of a command's batch (after which
+# the state waits for the next decision)
+SEAT_COMMANDS = frozenset({"played", "passed", "bid_made"})
+STABLE_AFTER = frozenset({"played", "passed", "bid_made", "trick_won", "dealt", "seed_added"})

@@ -1,5 +1,7 @@
 """The golden playthroughs: one seeded match of every game, variant and player count, played by the
-deterministic bot, as two texts — the exported log and every viewer's view after every event.
+deterministic bot, as three texts — the exported log, every viewer's view after every event, and
+after every event the step as OpenSpiel's playthroughs record it: the seat to act, its legal
+moves, and the hand's result (its game's record, ``paiju.results``) on the event that ends a hand.
 
 Imported by tests/engine/test_golden.py and tests/golden/regen.py on CPython, and run from its
 source text inside Pyodide by tests/engine/test_pyodide.py, so it uses only the standard library
@@ -78,6 +80,22 @@ def views_text(config: api.Config, events: list[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def steps_text(config: api.Config, events: list[Any]) -> str:
+    """After every event ``i``, one line: the seat to act (``to_move``, None while the table
+    acts), every command it may send (``legal``, as JSON, in the engine's order) and, on the event
+    that ends a hand, the hand's result as its game's record (``result``, else None)."""
+    state = api.initial_state(config)
+    lines = []
+    for i, event in enumerate(events):
+        state = api.evolve(state, event)
+        seat = api.to_move(state)
+        legal = api.legal_moves_json(state, seat) if seat is not None else []
+        ended = api.hand_result(state) if event.TYPE == "hand_ended" else None
+        result = ended.to_json() if ended is not None else None
+        lines.append(canonical({"i": i, "to_move": seat, "legal": legal, "result": result}))
+    return "\n".join(lines) + "\n"
+
+
 def texts(game: str, variant: str, players: int) -> dict[str, str]:
     """``{file name: text}`` of one playthrough."""
     config, events = play(game, variant, players)
@@ -85,6 +103,7 @@ def texts(game: str, variant: str, players: int) -> dict[str, str]:
     return {
         f"{name}.log.jsonl": log_text(config, events),
         f"{name}.views.jsonl": views_text(config, events),
+        f"{name}.steps.jsonl": steps_text(config, events),
     }
 
 

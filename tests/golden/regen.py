@@ -1,9 +1,11 @@
-"""Regenerate the golden playthroughs in tests/golden/ (``*.log.jsonl``, ``*.views.jsonl``).
+"""Regenerate the golden playthroughs in tests/golden/ (``*.log.jsonl``, ``*.views.jsonl``,
+``*.steps.jsonl``).
 
     PYTHONPATH=shared-engine/src python tests/golden/regen.py
 
 These files pin the engine's observable behaviour: every event of a bot-played match of each game,
-variant and player count, and every view after every event. tests/engine/test_golden.py compares
+variant and player count, every view after every event, and after every event the seat to act, its
+legal moves and (when a hand ended) the hand's result. tests/engine/test_golden.py compares
 the engine against them byte for byte (and test_pyodide.py does inside Pyodide).
 
 Regenerate ONLY ON PURPOSE, when behaviour deliberately changes (a rule fixed, a view field added,
