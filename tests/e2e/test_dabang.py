@@ -384,6 +384,10 @@ def test_a_whole_hand_is_declared_buried_and_played_by_clicking(
     shoot_both(page, artifacts, "dabang-score")
     sheet = last_trick_line(page)  # 抠底 or 保底, in both languages
     assert len(sheet["zh"]) == len(sheet["en"]) == 1, sheet
+    # a hand of levels and blood (the view's result has no scores): no column of the hand's
+    # score nor of the totals, and no crown
+    assert state(page)["view"]["result"]["kind"] == "levels"
+    assert page.locator("#score-sheet :is(td.score, td.total, .crown)").count() == 0
     # the replay opens from the sheet, every hand open a few plays into the tricks
     page.click("#open-replay")
     page.wait_for_selector(".replay-page[data-ready='1']")

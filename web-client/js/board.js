@@ -434,9 +434,13 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const rows = [];
   const words = ctx.words ?? {};
   const perSeat = gameExtras(view, words).perSeat; // the game's own counts as they were scored
+  // the hand's record (the view's `result`, as its game declares it): one with scores has the
+  // columns of the hand's score and the running total; one without has its
+  // result lines only, and no crown
+  const scored = !view.result || "scores" in view.result;
   // the crown (赢家) marks the best score: on the match's last sheet the best total (the match's
   // winner, whoever went out first), on a hand's sheet the hand's best score; nobody on a draw
-  const marks = final ? view.totals : hand.scores;
+  const marks = scored ? (final ? view.totals : hand.scores) : [];
   const best = Math.max(...marks);
   const crowned = (seat) => marks.some((v) => v !== best) && marks[seat] === best;
   for (let seat = 0; seat < n; seat++) {
@@ -447,8 +451,8 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
         h("th", { scope: "row" }, crowned(seat) ? h("span.crown", { title: t("winner") }, "★ ") : null, seatName(ctx, seat)),
         h("td.num", null, left ? String(left[seat].length) : String(view.counts?.[seat] ?? "")),
         perSeat.map(([key, values]) => h("td.num", { dataset: { key } }, String(values[seat]))),
-        h("td.num.score", { dataset: { sign: Math.sign(hand.scores[seat]) } }, signed(hand.scores[seat])),
-        h("td.num.total", { dataset: { sign: Math.sign(view.totals[seat]) } }, signed(view.totals[seat])),
+        scored ? h("td.num.score", { dataset: { sign: Math.sign(hand.scores[seat]) } }, signed(hand.scores[seat])) : null,
+        scored ? h("td.num.total", { dataset: { sign: Math.sign(view.totals[seat]) } }, signed(view.totals[seat])) : null,
       ),
     );
   }
@@ -469,8 +473,8 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
           h("th", null, t("seat")),
           h("th.num", null, t("left")),
           perSeat.map(([key]) => h("th.num", null, keyName(words, key))),
-          h("th.num", null, t("thisHand")),
-          h("th.num", null, final ? t("finalTotals") : t("total")),
+          scored ? h("th.num", null, t("thisHand")) : null,
+          scored ? h("th.num", null, final ? t("finalTotals") : t("total")) : null,
         ),
       ),
       h("tbody", null, rows),

@@ -37,7 +37,10 @@ export function scoreTable(data, ctx) {
   const n = data.totals.length;
   const seats = Array.from({ length: n }, (_, seat) => seat);
   if (!data.hands.length) return h("p.muted.score-table-empty", null, t("scoreTableEmpty"));
-  const winners = data.finished ? bestSeats(data.totals) : new Set();
+  // a game whose hands give no scores (the view's `result` has none) shows
+  // each hand's result lines only, with no rows of scores and no crown
+  const scored = !ctx.view?.result || "scores" in ctx.view.result;
+  const winners = data.finished && scored ? bestSeats(data.totals) : new Set();
   const cell = (value, kind, seat) =>
     h(`td.num.${kind}`, { dataset: { seat, sign: Math.sign(value) } }, signed(value));
   const lines = (hand) => {
@@ -82,8 +85,15 @@ export function scoreTable(data, ctx) {
         "tbody",
         null,
         data.hands.map((hand) => [
-          h("tr.hand-row", { dataset: { hand: hand.hand_no } }, h("th", { scope: "row" }, t("handNo", { n: hand.hand_no })), seats.map((seat) => cell(hand.scores[seat], "hand-score", seat))),
-          h("tr.total-row", { dataset: { hand: hand.hand_no } }, h("th", { scope: "row" }, t("runningTotal")), seats.map((seat) => cell(hand.totals[seat], "running-total", seat))),
+          h(
+            "tr.hand-row",
+            { dataset: { hand: hand.hand_no } },
+            h("th", { scope: "row" }, t("handNo", { n: hand.hand_no })),
+            seats.map((seat) => (scored ? cell(hand.scores[seat], "hand-score", seat) : h("td"))),
+          ),
+          scored
+            ? h("tr.total-row", { dataset: { hand: hand.hand_no } }, h("th", { scope: "row" }, t("runningTotal")), seats.map((seat) => cell(hand.totals[seat], "running-total", seat)))
+            : null,
           lines(hand),
         ]),
       ),
