@@ -167,6 +167,7 @@ def test_the_report_tells_dabangs_levels_and_blood_without_order_or_scores() -> 
 def test_the_report_tells_dagongs_points_and_fan() -> None:
     zh, en = report_of("dagong", seed=2)
     words = get_game("dagong").words.reasons
-    assert any(line.strip().startswith(f"{words['points'][1]}: Seat 1") for line in en)
+    assert any(line.strip().startswith("card points: Seat 1 ") for line in en)
+    assert not any(line.strip().startswith("card points: Seat 1 +") for line in en)
     assert any(words["fan"][0] in line for line in zh)
     assert any(line.strip().startswith("scores: Seat 1") for line in en)

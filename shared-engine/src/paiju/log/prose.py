@@ -139,10 +139,13 @@ def _levels_lines(record: LevelsAndBlood, words: Words, names: Names | None) -> 
 def _points_lines(record: PointsFanXi, words: Words, names: Names | None) -> list[Text]:
     """The finishing order, the points each seat holds, the 番, the 喜钱, the honours, the other
     payments and the net scores."""
-    points = pair(
-        ("  {reason}：{points}", "  {reason}: {points}"),
-        reason=code_name(words.reasons, "points"),
-        points=per_seat(record.points, names),
+    held = [(seat_name(s, names), v) for s, v in enumerate(record.points)]
+    points = pair(  # unsigned: what each holds, not what it won or lost (the scores' line)
+        ("  牌分：{points}", "  card points: {points}"),
+        points=(
+            "，".join(f"{n[0]} {v}" for n, v in held),
+            ", ".join(f"{n[1]} {v}" for n, v in held),
+        ),
     )
     fan = () if record.fan is None else (record.fan,)
     return [
