@@ -192,3 +192,13 @@ class InPlay(Watch):
         """
         await self.ready()
         return list(self.waiting.values())
+
+
+def refuse_expired(meta: TableMeta) -> None:
+    """Refuse any request on an expired table (its entry is soon gone: ``table_not_found``).
+
+    Raises:
+        ServiceError: ``table_expired``.
+    """
+    if meta.status == "expired":
+        raise ServiceError("table_expired")

@@ -33,6 +33,8 @@ from paiju_services.affinity import Copies
 from paiju_services.archive import ENDED
 from paiju_services.bus import request
 from paiju_services.config import Settings
+from paiju_services.deadlines import table_clock
+from paiju_services.directory import refuse_expired
 from paiju_services.errors import RemoteError, ServiceError, error_body
 from paiju_services.gateway.directory import Directory
 from paiju_services.gateway.feeds import PresenceBook, TableFeed
@@ -84,8 +86,6 @@ from paiju_services.tablelog import (
     hands_so_far,
     public_state,
 )
-from paiju_services.tables.clock import table_clock
-from paiju_services.tables.expiry import refuse_expired
 from paiju_services.tokens import token_hash
 
 logger = logging.getLogger("paiju.gateway")

@@ -10,7 +10,7 @@ one dying half way, leave the same end:
    the entry the pass read: a join (or a rematch press, a leave, the owner's close) that wrote
    the entry first makes it fail, and the table is looked at again at the next pass, its new seat
    counted; a join after it reads ``expired`` and is refused with ``table_expired`` (the service's
-   ``_meta`` refuses every request on such an entry), so no seat is ever taken at an expired table;
+   ``directory.refuse_expired`` refuses every request on such an entry), so no seat is ever taken at an expired table;
 2. its log's subject is purged from the event stream (the header and the deal's commitment: no
    hand was dealt), and its secrets from their buckets (its base seed, its seats' view keys, its
    bots' seat tokens: ``Retirement.drop_secrets``), leaving no marker;
@@ -57,16 +57,6 @@ FORGET_AFTER = 60.0  # seconds an expired entry stays at most, so that every ind
 def open_since(meta: TableMeta) -> float:
     """When the table's wait for players began: its creation, or its last seat taken."""
     return max([meta.created_at, *(s.joined_at or 0.0 for s in meta.seats)])
-
-
-def refuse_expired(meta: TableMeta) -> None:
-    """Refuse any request on an expired table (its entry is soon gone: ``table_not_found``).
-
-    Raises:
-        ServiceError: ``table_expired``.
-    """
-    if meta.status == "expired":
-        raise ServiceError("table_expired")
 
 
 class Expiry:

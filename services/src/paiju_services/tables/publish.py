@@ -9,9 +9,9 @@ the retirement drops the table's keys with its other secrets. A seat with no key
 before views were published) gets no pushed view; its reader asks (``answer``), with the token,
 and opens the answer with the key it derives.
 
-The deadline in a view is the turn clock's (``tables.clock.pending``), counted from when the
+The deadline in a view is the turn clock's (``deadlines.pending``), counted from when the
 table's current wait began: the time this copy appended the last event that is not ``QUIET``, or,
-when another copy did, the stream time of that event (``clock.wait_start``, one read).
+when another copy did, the stream time of that event (``deadlines.wait_start``, one read).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from paiju import api
 from paiju.protocol import Event
 from paiju.table import TableState
 from paiju_services import metrics, views
+from paiju_services.deadlines import QUIET, humans, pending, present, table_clock, wait_start
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta, ViewAt
 from paiju_services.store import StoreError
-from paiju_services.tables.clock import QUIET, humans, pending, present, table_clock, wait_start
 from paiju_services.tokens import token_hash
 
 if TYPE_CHECKING:

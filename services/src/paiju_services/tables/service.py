@@ -68,7 +68,8 @@ from paiju_services.archive import ENDED, Retirement
 from paiju_services.backoff import Backoff
 from paiju_services.bus import Responder, refuse_if_late, request
 from paiju_services.config import Settings
-from paiju_services.directory import InPlay, Listed
+from paiju_services.deadlines import table_clock_of
+from paiju_services.directory import InPlay, Listed, refuse_expired
 from paiju_services.errors import SERVICE_BUSY, RemoteError, ServiceError, short
 from paiju_services.inputs import clean_name
 from paiju_services.logs import log
@@ -447,7 +448,7 @@ class TableService:
             seats=[Seat() for _ in range(config.players)],
             request_digest=fingerprint,
             owner_sha256=token_hash(owner_token(secret, table_id)),
-            clock=clocks.table_clock_of(config.game, req.clock),
+            clock=table_clock_of(config.game, req.clock),
         )
         try:
             revision = await self.tables_kv.create(table_id, encoder.encode(meta))
@@ -1413,7 +1414,7 @@ class TableService:
             except nats.js.errors.KeyNotFoundError:
                 raise ServiceError("table_not_found", table=table_id) from None
             entry = _Meta(msgspec.json.decode(kv.value or b"", type=TableMeta), kv.revision or 0)
-            expiries.refuse_expired(entry.meta)  # its entry is soon gone: nothing may change it
+            refuse_expired(entry.meta)  # its entry is soon gone: nothing may change it
             if len(self.metas) > 4 * self.settings.cache_tables:
                 self.metas.clear()  # bounded memory: entries are re-read from the bucket
                 self.secrets.clear()
