@@ -22,6 +22,7 @@ from paiju.log.report import describe
 from paiju.protocol import (
     LIMIT_MARGIN,
     Abandon,
+    AutoMove,
     AutoPlay,
     AutoPlayed,
     AutoSet,
@@ -134,6 +135,48 @@ def test_auto_play_is_only_for_the_seat_to_move_and_in_auto() -> None:
     assert refused(t.state, AutoPlay(seat=seat, reason="because")) == "bad_auto_reason"
     assert t.do(AutoPlay(seat=seat, reason="timeout")) == [AutoPlayed(seat=seat, reason="timeout")]
     assert t.state.turn == seat  # a marker: the turn is still the seat's own
+
+
+def test_auto_move_is_the_whole_automatic_play_and_the_audit_replays_it() -> None:
+    """``AutoMove``: 托管 on (``timeout``) for a seat not in it yet, the marker, the bot's move;
+    for a seat in 托管 the marker says ``auto``. Only the seat to act; its events audit clean."""
+    t = Table(hands=1)
+    seat = t.until_turn()
+    other = (seat + 1) % 3
+    assert refused(t.state, AutoMove(seat=other)) == "not_your_turn"
+    marked = [AutoSet(seat, True, "timeout"), AutoPlayed(seat, "timeout")]
+    after = t.state
+    for event in marked:
+        after = GAME.evolve(after, event)
+    events = t.do(AutoMove(seat=seat))
+    assert events == [*marked, *GAME.decide(after, bots.choose(after, seat))]
+    seat = t.until_turn()
+    while seat not in t.state.auto:
+        t.do(bots.choose(t.state, seat))
+        seat = t.until_turn()
+    assert t.do(AutoMove(seat=seat))[0] == AutoPlayed(seat, "auto")
+    t.until_hand_ends()
+    while t.state.phase != "over":
+        command = table_command(t.state, SECRET)
+        assert command is not None
+        t.do(command)
+    report = audit(dump_lines(t.state.config, t.events, table_id="t-auto-move"))
+    assert report.verdict == "sound", describe(report)
+
+
+def test_a_seat_s_own_command_in_auto_switches_auto_off_first() -> None:
+    """``api.decide_own``: a seat in 托管 that acts gets ``auto_set`` off (``acted``) first; a
+    switch of its own 托管, or a seat not in 托管, decides as ``decide``."""
+    t = Table()
+    seat = t.until_turn()
+    move = bots.choose(t.state, seat)
+    assert api.decide_own(t.state, move) == GAME.decide(t.state, move)
+    t.do(SetAuto(seat=seat, on=True))
+    assert api.decide_own(t.state, move) == [
+        AutoSet(seat, False, "acted"),
+        *GAME.decide(t.state, move),
+    ]
+    assert api.decide_own(t.state, SetAuto(seat=seat, on=False)) == [AutoSet(seat, False, "self")]
 
 
 def test_set_auto_switches_once_and_with_a_fitting_reason() -> None:

@@ -16,7 +16,17 @@ from typing import Any
 from paiju.cards import Hand, card_name, card_names, parse_cards
 from paiju.climbing import ClimbingGame, Combo
 from paiju.errors import RuleError
-from paiju.protocol import Command, Event, HandEnded, decode, encode, encode_value
+from paiju.protocol import (
+    AutoPlay,
+    Command,
+    Continue,
+    Event,
+    HandEnded,
+    SetAuto,
+    decode,
+    encode,
+    encode_value,
+)
 from paiju.registry import GAMES, get_game
 from paiju.results import HandResult, declaration
 from paiju.table import Config, TableState
@@ -86,6 +96,23 @@ def decide(state: State, command: Command | Mapping[str, Any]) -> list[Event]:
         RuleError: the command is malformed or against the rules; nothing changes.
     """
     return get_game(state.config.game).decide(state, _command(command))
+
+
+def decide_own(state: State, command: Command | Mapping[str, Any]) -> list[Event]:
+    """The events of a seat's own command (what a player sends): ``decide``, preceded, when the
+    seat is in 托管 and acts (anything but a 托管 switch or 继续), by 托管 off (``auto_set``,
+    reason ``acted``) in the same batch: acting takes the seat back from the server.
+
+    Raises:
+        RuleError: the command is malformed or against the rules; nothing changes.
+    """
+    message = _command(command)
+    seat = getattr(message, "seat", None)
+    acting = not isinstance(message, SetAuto | AutoPlay | Continue)
+    if not (acting and isinstance(seat, int) and seat in state.auto):
+        return decide(state, message)
+    state, events = apply(state, SetAuto(seat=seat, on=False, reason="acted"))
+    return events + decide(state, message)
 
 
 def evolve(state: State, event: Event | Mapping[str, Any]) -> State:

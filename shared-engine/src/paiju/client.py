@@ -330,7 +330,7 @@ def check_command(state: TableState, command: Mapping[str, Any]) -> dict[str, An
     A card code the engine cannot read is a ``bad_command`` error.
     """
     try:
-        events = api.decide(state, command)
+        events = api.decide_own(state, command)  # as the table service decides a seat's command
     except RuleError as err:
         return {"ok": False, "error": err.to_dict()}
     except PaijuError as err:

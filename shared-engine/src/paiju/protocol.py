@@ -211,6 +211,18 @@ class AutoPlay(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class AutoMove(Command):
+    """The table service plays for ``seat``, whose deadline passed or who is in 托管, as one
+    command: 托管 on first if it is off (``auto_set``, reason ``timeout``), the marker
+    ``auto_played`` (``timeout``, or ``auto`` for a seat in 托管 already), then the events of the
+    bot's move for the seat. No event names it: the log holds those events, each of which the
+    audit replays by its own command."""
+
+    TYPE: ClassVar[str] = "auto_move"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Continue(Command):
     """继续: the seat has seen the hand's score sheet and is ready for the next deal. ``seed``:
     the player's own contribution to that deal's shuffle (``SeedAdded`` follows ``Continued``),
@@ -543,6 +555,7 @@ for _cls in (
     MatchEnded,
     SetAuto,
     AutoPlay,
+    AutoMove,
     Continue,
     AutoSet,
     AutoPlayed,

@@ -32,6 +32,7 @@ from paiju.protocol import (
     LIMIT_MARGIN,
     Abandon,
     AddSeed,
+    AutoMove,
     AutoPlay,
     AutoPlayed,
     AutoSet,
@@ -214,6 +215,7 @@ class TableGame(Generic[S]):
         self.evolve_by(BidMade, self._on_word)
         self.handle(SetAuto, self._decide_set_auto)
         self.handle(AutoPlay, self._decide_auto_play)
+        self.handle(AutoMove, self._decide_auto_move)
         self.handle(Continue, self._decide_continue)
         self.evolve_by(AutoSet, self._on_auto_set)
         self.evolve_by(AutoPlayed, self._on_auto_played)
@@ -581,6 +583,24 @@ class TableGame(Generic[S]):
         if command.seat not in state.auto:
             raise RuleError("not_auto")
         return [AutoPlayed(seat=command.seat, reason=command.reason)]
+
+    def _decide_auto_move(self, state: S, command: AutoMove) -> list[Event]:
+        """The server plays for a seat (``AutoMove``): 托管 on if it is off (its deadline
+        passed), the ``auto_played`` marker, then the bot's choice among the seat's legal moves,
+        each decided on the state the one before leaves."""
+        seat = command.seat
+        in_auto = seat in state.auto
+        steps: list[Command] = [] if in_auto else [SetAuto(seat=seat, on=True, reason="timeout")]
+        steps.append(AutoPlay(seat=seat, reason="auto" if in_auto else "timeout"))
+        events: list[Event] = []
+        for step in steps:
+            state, new = self.apply(state, step)
+            events.extend(new)
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            raise RuleError("not_your_turn")
+        _, new = self.apply(state, self.bot_choice(state, seat, moves))
+        return events + new
 
     def _decide_continue(self, state: S, command: Continue) -> list[Event]:
         if not self.between_hands(state):

@@ -16,9 +16,9 @@ that kind. A seat whose player left during the match is in 托管 for good: play
 
 Every copy of the table service computes the pending deadline of each live table it
 knows: at start and every ``sweep_interval`` (those in play, kept in an index), and after every
-command or step it handles. When a deadline passes, the copy plays for the seat with the bot's
-choice, appending ``[auto_set (timeout) if not in 托管 yet] + auto_played + the move's events`` as
-one command (id ``auto.<seat>.<version>``) with the expected last subject sequence of the log it
+command or step it handles. When a deadline passes, the copy plays for the seat with the engine's
+``AutoMove`` (``[auto_set (timeout) if not in 托管 yet] + auto_played + the events of the bot's
+move``) as one command (id ``auto.<seat>.<version>``) with the expected last subject sequence of the log it
 decided on: a seat that acted meanwhile makes the append fail (a lost race), and the copy decides
 again on the new log, where the deadline is another one. Two copies firing the same deadline
 append it once (the sequence, then the message id). A restarted copy computes every deadline
@@ -39,12 +39,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
-from paiju import api, bots
+from paiju import api
 from paiju.errors import RuleError
-from paiju.protocol import Abandon, AutoPlay, Command, Continue, Event, SetAuto
+from paiju.protocol import Abandon, AutoMove, AutoPlay, Command, SetAuto
 from paiju.table import TableState
 from paiju_services.deadlines import (
     AUTO_DELAY,
@@ -69,40 +68,6 @@ logger = logging.getLogger("paiju.tables.clock")
 SWEEP_CONCURRENCY = 4  # tables whose deadlines a sweep computes at once
 
 
-@dataclass(frozen=True, slots=True)
-class Steps(Command):
-    """Several commands decided in turn and appended as one (an automatic play: the 托管 switch,
-    the marker, the move). Only the table service makes it; it is never registered nor sent."""
-
-    TYPE: ClassVar[str] = "steps"
-    commands: tuple[Command, ...]
-
-
-def decide(state: TableState, command: Command) -> list[Event]:
-    """``api.decide``, with two additions of the table service: ``Steps`` is decided command by
-    command on the state each leaves; a seat's own command while it is in 托管 is preceded by
-    ``set_auto`` off (``acted``), in the same append.
-
-    Raises:
-        RuleError: any of the commands is refused; nothing is appended.
-    """
-    commands: tuple[Command, ...]
-    if isinstance(command, Steps):
-        commands = command.commands
-    else:
-        seat = getattr(command, "seat", None)
-        acting = not isinstance(command, SetAuto | AutoPlay | Continue)
-        if acting and isinstance(seat, int) and seat in state.auto:
-            commands = (SetAuto(seat=seat, on=False, reason="acted"), command)
-        else:
-            return api.decide(state, command)
-    events: list[Event] = []
-    for step in commands:
-        state, new = api.apply(state, step)
-        events.extend(new)
-    return events
-
-
 def client_check(command: Command) -> None:
     """What a seat may not send although the engine knows it: an automatic play, and a 托管
     switch for another reason than its own (the table service's to make).
@@ -110,7 +75,9 @@ def client_check(command: Command) -> None:
     Raises:
         ServiceError: ``forbidden_command``.
     """
-    if isinstance(command, AutoPlay) or (isinstance(command, SetAuto) and command.reason != "self"):
+    if isinstance(command, AutoPlay | AutoMove) or (
+        isinstance(command, SetAuto) and command.reason != "self"
+    ):
         raise ServiceError("forbidden_command", command=command.TYPE)
 
 
@@ -327,15 +294,7 @@ class Clock:
                 state = t.state
                 if t.version != due.version or not t.settled or api.to_move(state) != seat:
                     return None  # the seat acted (or the table moved on): another deadline
-                commands: list[Command] = []
-                if seat not in state.auto:
-                    commands.append(SetAuto(seat=seat, on=True, reason="timeout"))
-                commands.append(AutoPlay(seat=seat, reason="auto" if due.auto else "timeout"))
-                after = state
-                for command in commands:
-                    after, _ = api.apply(after, command)
-                commands.append(bots.choose(after, seat))
-                return f"auto.{seat}.{t.version}", Steps(tuple(commands))
+                return f"auto.{seat}.{t.version}", AutoMove(seat=seat)  # 托管's move: the engine's
 
             done = await service._execute(table_id, plan)
             appended = done is not None and not done.duplicate

@@ -965,7 +965,8 @@ class TableService:
                     retries=retries,
                 )
             try:
-                events = clocks.decide(table.state, command)  # api.decide, and 托管's steps
+                own = client_id is not None  # a seat's own: 托管 off first, if it is in it
+                events = (api.decide_own if own else api.decide)(table.state, command)
             except RuleError:
                 if not fresh and await self.store.last_seq(table_id) != table.last_seq:
                     retries += 1
