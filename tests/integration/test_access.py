@@ -36,7 +36,7 @@ from paiju.registry import get_game
 from paiju.selfcheck import codes_in, without_hidden_hands
 from paiju_services import access, bus, subjects
 from paiju_services.store import ARCHIVE_STREAM
-from paiju_services.tables.service import created_table_id
+from paiju_services.tables.ids import created_table_id
 from paiju_services.views import (
     VIEWS_PREFIX,
     unpack,

@@ -25,8 +25,7 @@ from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, SeatCommand
 from paiju_services.store import ensure
-from paiju_services.tables import TableService
-from paiju_services.tables import service as table_service
+from paiju_services.tables import TableService, ids
 
 NO_CLOCK = dict.fromkeys(api.clock_defaults("guanpai"), 0)
 
@@ -73,7 +72,7 @@ async def test_a_command_s_fingerprint_is_keyed_and_an_older_log_s_still_counts(
 ) -> None:
     url = nats_only.nats_url
     # the version before: the plain sha256 of the command
-    monkeypatch.setattr(table_service, "command_mac", lambda _, c: table_service.digest(c))
+    monkeypatch.setattr(ids, "command_mac", lambda _, c: ids.digest(c))
     async with copy(url, "before") as old:
         made = await old.create(CreateTable(game="guanpai", clock=NO_CLOCK))
         table_id = made.table

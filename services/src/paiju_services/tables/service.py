@@ -38,11 +38,9 @@ sweep ends a playing table nobody has been connected to for ``abandon_after`` se
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import hmac
 import logging
 import secrets
@@ -57,9 +55,9 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
-from paiju import api, bots
+from paiju import api
 from paiju.errors import RuleError
-from paiju.protocol import Close, Command, Event, HandEnded, SetAuto, decode, encode
+from paiju.protocol import Close, Command, Event, SetAuto, decode, encode
 from paiju.simulate import table_command
 from paiju.table import Config
 from paiju_services import metrics, subjects
@@ -117,6 +115,7 @@ from paiju_services.tablelog import (
     load,
     public_state,
 )
+from paiju_services.tables import checks, ids
 from paiju_services.tables import clock as clocks
 from paiju_services.tables import expiry as expiries
 from paiju_services.tables import limit as limits
@@ -133,135 +132,8 @@ TURN_REOFFER = 15.0  # seconds: the sweep offers a bot's turn nobody took again 
 OFFER_RETRY = Backoff(base=0.2, cap=5.0)
 OFFER_RETRIES = 6  # failed offers of one turn retried at once, before the sweep's turn
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
-MAX_OPTION_INT = 1_000_000  # the magnitude of any integer in a table's options
 # waits between appends whose outcome is unknown (the store away): within one request's time
 APPEND_RETRY = Backoff(base=0.05, cap=1.0)
-
-
-def digest(value: Any) -> str:
-    """A request's or a command's fingerprint: sha256 of its JSON with sorted keys."""
-    return hashlib.sha256(msgspec.json.encode(value, order="sorted")).hexdigest()
-
-
-MAC_PREFIX = "hmac-sha256:"  # a command's digest keyed by its table's secret (Paiju-Digest)
-
-
-def command_mac(secret: str, command: dict[str, Any]) -> str:
-    """A seat's command's fingerprint in the log (``Paiju-Digest``): an HMAC keyed by the table's
-    secret, so the gateway, which reads the stored headers (``paiju.stored.<table>``), cannot
-    test guesses of a hidden command (打棒's buried kitty) against it, as it could a plain
-    sha256."""
-    data = msgspec.json.encode(command, order="sorted")
-    return MAC_PREFIX + hmac.new(secret.encode(), data, hashlib.sha256).hexdigest()
-
-
-def same_command(stored: str, secret: str, command: dict[str, Any]) -> bool:
-    """Whether ``command`` is the one whose fingerprint the log holds: an HMAC (``command_mac``),
-    or, in a log written before them, the plain sha256 (``digest``), so a command retried across
-    the upgrade is still a duplicate, not ``id_reused``."""
-    mine = command_mac(secret, command) if stored.startswith(MAC_PREFIX) else digest(command)
-    return hmac.compare_digest(stored, mine)
-
-
-def request_digest(req: CreateTable | Join) -> str:
-    """What a retry must repeat: the request as sent, but for its id."""
-    return digest(msgspec.structs.replace(req, request_id=None))
-
-
-def created_table_id(request_id: str) -> str:
-    """The table a create with this request id makes: a retry names the same table."""
-    return hashlib.sha256(f"paiju-create/{request_id}".encode()).hexdigest()[:16]
-
-
-def join_token(secret: str, request_id: str) -> str:
-    """The seat token of a join with this request id: a retry gets the same token, and nobody
-    without the table's secret (which never leaves the table service) can compute it."""
-    mac = hmac.new(secret.encode(), f"paiju-join/{request_id}".encode(), hashlib.sha256)
-    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
-
-
-def owner_token(secret: str, table_id: str) -> str:
-    """The owner token of a table: derived from its secret like a join's token, so a retried
-    create answers the same one, and only its sha256 is ever stored."""
-    mac = hmac.new(secret.encode(), f"paiju-owner/{table_id}".encode(), hashlib.sha256)
-    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
-
-
-def rematch_table_id(table_id: str) -> str:
-    """The table 再来一局 at ``table_id`` opens: every player who presses it lands at this one."""
-    return hashlib.sha256(f"paiju-rematch/{table_id}".encode()).hexdigest()[:16]
-
-
-def seats_ready(seats: list[Seat]) -> bool:
-    """Every seat taken, and no rematch seat still waiting for its player: the deal may come."""
-    return all(s.kind != "empty" and not s.waiting for s in seats)
-
-
-def is_owner(meta: TableMeta, token: str | None) -> bool:
-    return (
-        token is not None
-        and meta.owner_sha256 is not None
-        and hmac.compare_digest(meta.owner_sha256, token_hash(token))
-    )
-
-
-def check_config(config: Config[Any], options: dict[str, Any]) -> None:
-    """Refuse table settings the engine would accept but cannot play: an option of the wrong JSON
-    type, or settings under which a hand played by bots does not end cleanly. Game-agnostic.
-
-    Raises:
-        ServiceError: ``bad_config``.
-    """
-    defaults = api.make_config(config.game, config.variant, config.players).options
-    for name, value in options.items():
-        default = getattr(defaults, name)
-        if not _same_json_type(default, value):
-            raise ServiceError("bad_config", detail=f"option {name!r}: expected {default!r}-like")
-        if not _bounded(value):
-            raise ServiceError(
-                "bad_config", detail=f"option {name!r}: numbers are at most {MAX_OPTION_INT:,}"
-            )
-    problem = _unplayable(msgspec.json.encode(config.to_dict(), order="sorted"))
-    if problem is not None:
-        raise ServiceError("bad_config", detail=problem)
-
-
-@functools.lru_cache(maxsize=256)
-def _unplayable(config_json: bytes) -> str | None:
-    """Why a hand of these settings, played by bots, does not end cleanly (None: it does). The
-    hand is dealt from a fixed seed, so the answer depends on the settings alone: it is kept for
-    the settings asked most recently (a create plays no hand for settings checked before)."""
-    try:
-        state = api.initial_state(api.config_from_dict(msgspec.json.decode(config_json)))
-        for _ in range(5000):
-            command = table_command(state, "settings-check")
-            if command is None:
-                seat = api.to_move(state)
-                if seat is None:
-                    raise ValueError(f"nobody to move in phase {state.phase}")
-                command = bots.choose(state, seat)
-            state, events = api.apply(state, command)
-            if any(isinstance(e, HandEnded) for e in events):
-                return None
-        raise ValueError("a hand did not end")
-    except Exception as exc:
-        return short(exc)
-
-
-def _bounded(value: Any) -> bool:
-    if isinstance(value, list | tuple):
-        return all(_bounded(v) for v in value)
-    return not isinstance(value, int) or abs(value) <= MAX_OPTION_INT
-
-
-def _same_json_type(default: Any, value: Any) -> bool:
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(default, bool) and isinstance(value, bool)
-    if isinstance(default, tuple | list):
-        if not isinstance(value, list | tuple) or len(value) > 64:
-            return False
-        return not default or all(_same_json_type(default[0], v) for v in value)
-    return type(default) is type(value)
 
 
 @dataclasses.dataclass
@@ -435,10 +307,10 @@ class TableService:
         hands = getattr(config.options, "hands", None)
         if isinstance(hands, int) and hands > self.settings.max_hands:
             raise ServiceError("too_many_hands", limit=self.settings.max_hands)
-        check_config(config, req.options)
-        fingerprint = None if req.request_id is None else request_digest(req)
+        checks.check_config(config, req.options)
+        fingerprint = None if req.request_id is None else ids.request_digest(req)
         table_id = (
-            secrets.token_hex(8) if req.request_id is None else created_table_id(req.request_id)
+            secrets.token_hex(8) if req.request_id is None else ids.created_table_id(req.request_id)
         )
         secret = await self._new_secret(table_id)
         meta = TableMeta(
@@ -447,7 +319,7 @@ class TableService:
             created_at=time.time(),
             seats=[Seat() for _ in range(config.players)],
             request_digest=fingerprint,
-            owner_sha256=token_hash(owner_token(secret, table_id)),
+            owner_sha256=token_hash(ids.owner_token(secret, table_id)),
             clock=table_clock_of(config.game, req.clock),
         )
         try:
@@ -467,7 +339,7 @@ class TableService:
         self.metas[table_id] = _Meta(meta, revision)
         await self._first_append(table_id, config, secret, retry=req.request_id is not None)
         log(logger, "table created", table=table_id, config=meta.config)
-        return TableCreated(table=table_id, owner_token=owner_token(secret, table_id))
+        return TableCreated(table=table_id, owner_token=ids.owner_token(secret, table_id))
 
     async def _first_append(
         self, table_id: str, config: Config[Any], secret: str, *, retry: bool
@@ -536,9 +408,9 @@ class TableService:
             token = secrets.token_urlsafe(24)
         else:
             request_hash = token_hash(f"{table_id}/{req.request_id}")
-            fingerprint = request_digest(req)
+            fingerprint = ids.request_digest(req)
             try:
-                token = join_token(await self._secret(table_id), req.request_id)
+                token = ids.join_token(await self._secret(table_id), req.request_id)
             except nats.js.errors.KeyNotFoundError:
                 raise ServiceError("table_not_found", table=table_id) from None
         while True:
@@ -574,7 +446,7 @@ class TableService:
                 request_sha256=request_hash,
                 request_digest=fingerprint,
             )
-            if seats_ready(seats):
+            if ids.seats_ready(seats):
                 entry.meta.status = "playing"
             try:
                 entry.revision = await self.tables_kv.update(
@@ -604,7 +476,7 @@ class TableService:
     async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:
         """Bots in empty seats: the owner's request only (``not_owner``, nothing changes)."""
         entry = await self._meta(table_id, fresh=True)
-        if not is_owner(entry.meta, req.owner_token):
+        if not ids.is_owner(entry.meta, req.owner_token):
             raise ServiceError("not_owner", action="fill seats with bots")
         if entry.meta.status == "closed":
             raise ServiceError("table_closed")
@@ -643,7 +515,7 @@ class TableService:
         for _ in range(self.settings.max_retries):
             entry = await self._meta(table_id, fresh=True)
             meta = entry.meta
-            if not is_owner(meta, req.owner_token):
+            if not ids.is_owner(meta, req.owner_token):
                 raise ServiceError("not_owner", action="close the table")
             if meta.status == "closed":
                 return TableClosed(status="closed")
@@ -728,7 +600,7 @@ class TableService:
                 raise ServiceError("not_finished")
             await self._finish(table)  # the match's last event came before its directory entry
             old = await self._meta(table_id, fresh=True)
-        new_id = rematch_table_id(table_id)
+        new_id = ids.rematch_table_id(table_id)
         secret = await self._new_secret(new_id)
         now = time.time()
         meta = TableMeta(
@@ -802,7 +674,7 @@ class TableService:
             elif not mine.waiting:
                 return [i for i, s in enumerate(meta.seats) if s.waiting]
             meta.seats[seat].waiting = False
-            if meta.status == "open" and seats_ready(meta.seats):
+            if meta.status == "open" and ids.seats_ready(meta.seats):
                 meta.status = "playing"
             if await self._update(entry):
                 log(logger, "rematch pressed", table=table_id, seat=seat)
@@ -945,7 +817,7 @@ class TableService:
             command_id, command = planned
             # a client's command only: a table step's (a deal's seed ...) stays out of the stream
             secret = None if client_id is None else await self._secret(table_id)
-            fingerprint = None if secret is None else command_mac(secret, encode(command))
+            fingerprint = None if secret is None else ids.command_mac(secret, encode(command))
             if command_id in table.commands and not fresh:
                 # answered from the stream, never from memory alone: a copy's memory may hold
                 # events the stream lost through a failover (tablelog.catch_up)
@@ -953,7 +825,7 @@ class TableService:
                 continue
             if command_id in table.commands:
                 earlier = table.digests.get(command_id)
-                if secret and earlier and not same_command(earlier, secret, encode(command)):
+                if secret and earlier and not ids.same_command(earlier, secret, encode(command)):
                     raise ServiceError("id_reused", id=client_id)
                 index, count = table.commands[command_id]
                 mine = command_id in attempted  # an append whose answer was lost, then found
@@ -1071,7 +943,7 @@ class TableService:
             full = True
             if table.state.phase == "seeding":
                 entry = await self._meta(table_id, fresh=True)
-                full = seats_ready(entry.meta.seats)
+                full = ids.seats_ready(entry.meta.seats)
             done = await self._execute(table_id, functools.partial(self._step, table_id, full=full))
             if done is None:
                 break
