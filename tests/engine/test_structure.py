@@ -14,8 +14,8 @@ imports its modules is then a circle only through what it imports explicitly.
 A private reach is ``x._name`` (the regex ``\\b[a-z_]+\\._[a-z]`` in the source, read here from the
 syntax tree so that a docstring or a comment never counts), or ``from m import _name``, where
 ``x`` is not ``self`` or ``cls`` and ``_name`` is not one of the module's own names (defined in it:
-a function, a class, a variable or an attribute it sets). ``service._lock`` in
-``tables/clock.py`` is one: ``_lock`` belongs to ``tables/service.py``.
+a function, a class, a variable or an attribute it sets). ``writer._load`` in ``tables/clock.py``
+would be one: ``_load`` belongs to ``tables/writer.py``.
 
 Some modules break these rules today: the engine's and the services' long modules, and the
 services' circles through their type-only imports and their private reaches. Each is listed below
@@ -63,34 +63,13 @@ ENGINE_LONG: frozenset[str] = frozenset(
 # TYPE_CHECKING imports): two sets of modules that cannot be read, or split, one without the other.
 SERVICES_TYPE_CYCLES: frozenset[frozenset[str]] = frozenset(
     {
-        # the table service and the parts whose functions take the service: its clock, its
-        # publisher, the expiry of open tables and the ending at the bound on events
-        frozenset(
-            {
-                "paiju_services.tables.service",
-                "paiju_services.tables.clock",
-                "paiju_services.tables.publish",
-                "paiju_services.tables.expiry",
-                "paiju_services.tables.limit",
-            }
-        ),
         # the gateway's backend and its feeds, each holding the other
         frozenset({"paiju_services.gateway.backend", "paiju_services.gateway.feeds"}),
     }
 )
-# private reaches: module -> the private names of another module it reads
-SERVICES_REACHES: dict[str, frozenset[str]] = {
-    # the clock drives the table service through its insides (clock.py: service._lock, …)
-    "paiju_services.tables.clock": frozenset(
-        {"_execute", "_lock", "_meta", "_meta_now", "_reload", "_steps", "_table"}
-    ),
-    # the publisher reads the table's meta through the service (publish.py: service._meta)
-    "paiju_services.tables.publish": frozenset({"_meta"}),
-    # the expiry of open tables and the ending at the bound on events, written before the
-    # table service had a public writer's interface (issue 27): they drive it from inside too
-    "paiju_services.tables.expiry": frozenset({"_forget", "_lock", "_retirement"}),
-    "paiju_services.tables.limit": frozenset({"_execute", "_finish", "_table"}),
-}
+# private reaches: module -> the private names of another module it reads (none left: the table
+# service's parts drive its writer through its public interface, tables/writer.py)
+SERVICES_REACHES: dict[str, frozenset[str]] = {}
 SERVICES_LONG: frozenset[str] = frozenset(
     {
         "paiju_services.gateway.backend",  # 515 lines once issue 26's presence and expiry came

@@ -74,7 +74,7 @@ async def test_one_computation_from_memory_per_command_and_none_after_the_end(
     await settled(svc)
     counted = Counted(svc, monkeypatch)
     commands = 0
-    log = await svc._table(table)
+    log = await svc.writer.table(table)
     while True:
         seat = api.to_move(log.state)
         assert seat is not None
@@ -89,7 +89,7 @@ async def test_one_computation_from_memory_per_command_and_none_after_the_end(
             break  # the match ended: the copy forgot the table
         assert counted.computes == [table], commands  # once, from memory: nothing read
         assert counted.stream_reads == [] and counted.loads == [], commands
-        log = await svc._table(table)
+        log = await svc.writer.table(table)
     # the last command ended the match (its log was read once, to archive it): the clock read
     # nothing and the table stays out of memory
     assert commands > 10

@@ -52,7 +52,7 @@ def plain_sha256(command: dict[str, Any]) -> str:
 
 async def move_of(svc: TableService, table_id: str) -> tuple[int, dict[str, Any]]:
     """The seat to move and a legal move of its."""
-    state = (await svc._table(table_id)).state
+    state = (await svc.writer.table(table_id)).state
     seat = api.to_move(state)
     assert seat is not None
     return seat, encode(bots.choose(state, seat))

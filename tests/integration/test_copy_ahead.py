@@ -34,7 +34,7 @@ async def copy(stack: Stack) -> AsyncIterator[TableService]:
 async def ghost_move(svc: TableService, table_id: str, command_id: str) -> tuple[int, Command]:
     """Record in the copy's memory the first legal move of the seat to act as if appended (its
     sequence far past the stream's), as a lost acknowledgement leaves it; returns (seat, move)."""
-    table = await svc._table(table_id)
+    table = await svc.writer.table(table_id)
     seat = api.to_move(table.state)
     assert seat is not None
     move = api.legal_moves(table.state, seat)[0]
@@ -61,7 +61,7 @@ async def test_a_copy_ahead_of_its_stream_reads_the_log_again(
     assert raw[done.index + 1][0]["Paiju-Command"] == f"seat{seat}.lost"
 
     # a ghost move of the next seat, which then plays another move: decided on the stream's log
-    table = await copy._table(table_id)
+    table = await copy.writer.table(table_id)
     at = table.version
     moves = api.legal_moves(table.state, api.to_move(table.state) or 0)
     seat, ghost = await ghost_move(copy, table_id, "ghost")
@@ -74,4 +74,4 @@ async def test_a_copy_ahead_of_its_stream_reads_the_log_again(
     assert_clean_log(raw)
     commands = [h["Paiju-Command"] for h, _ in raw[1:]]
     assert f"seat{seat}.real" in commands and f"seat{seat}.ghost" not in commands
-    assert (await copy._table(table_id)).version == len(raw) - 1
+    assert (await copy.writer.table(table_id)).version == len(raw) - 1

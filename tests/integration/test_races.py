@@ -45,7 +45,7 @@ async def three_people(http: httpx.AsyncClient) -> tuple[str, list[str]]:
 
 
 async def seat_commands(svc: TableService, table: str) -> tuple[int, list[dict[str, Any]]]:
-    log = await svc._table(table)
+    log = await svc.writer.table(table)
     seat = api.to_move(log.state)
     assert seat is not None
     return seat, [encode(m) for m in api.legal_moves(log.state, seat)]
@@ -62,7 +62,7 @@ async def test_two_conflicting_commands_at_once_append_exactly_one(
 ) -> None:
     a, b = copies
     table, tokens = await three_people(http)
-    await a._table(table), await b._table(table)  # both copies hot, at the same version
+    await a.writer.table(table), await b.writer.table(table)  # both copies hot, at the same version
     seat, moves = await seat_commands(a, table)
     first, second = moves[0], moves[1]
     before = await raw_log(stack.nats_url, table)
@@ -86,7 +86,7 @@ async def test_the_same_command_id_twice_is_appended_once_and_the_second_answer_
 ) -> None:
     a, b = copies
     table, tokens = await three_people(http)
-    await a._table(table), await b._table(table)
+    await a.writer.table(table), await b.writer.table(table)
 
     # one after the other, to two copies (b's copy of the table is stale when it gets it)
     seat, moves = await seat_commands(a, table)
@@ -125,12 +125,12 @@ async def test_a_copy_that_lost_a_race_reloads_and_retries(
 ) -> None:
     a, b = copies
     table, tokens = await three_people(http)
-    await a._table(table)
+    await a.writer.table(table)
     seat, moves = await seat_commands(a, table)
     await b.command(table, SeatCommand(id="by-b", token=tokens[seat], command=moves[0]))
     # a's copy is one event behind: it decides the next seat's move on its stale copy (where it is
     # not that seat's turn yet), finds the log moved on, reloads, and decides again
-    stale = await a._table(table)
+    stale = await a.writer.table(table)
     fresh_seat, fresh_moves = await seat_commands(b, table)
     assert api.to_move(stale.state) == seat != fresh_seat
     done = await a.command(

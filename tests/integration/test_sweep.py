@@ -153,9 +153,9 @@ async def test_a_sweep_reads_the_tables_in_play_and_nothing_else(system: Stack) 
         assert keys == CLOSED + 2 + 3  # what a listing of the directory would read, one by one
 
         async with copy(system.nats_url, "sweeper") as sweeper:
-            reads = Reads(sweeper.tables_kv)
+            reads = Reads(sweeper.writer.tables_kv)
             # started after them all: its index is rebuilt from the watch, the tables in play only
-            assert {listed.meta.id for listed in await sweeper.playing()} == playing
+            assert {listed.meta.id for listed in await sweeper.writer.playing()} == playing
             assert index_of(sweeper) == playing
             before = await consumers(nc)
             passes = 4
@@ -176,7 +176,7 @@ async def test_a_sweep_reads_the_tables_in_play_and_nothing_else(system: Stack) 
 
 async def test_every_copy_sees_a_table_enter_and_leave_play(bare: Stack) -> None:
     async with copy(bare.nats_url, "maker") as maker, copy(bare.nats_url, "other") as other:
-        await other.playing()  # its first full read: the directory is empty
+        await other.writer.playing()  # its first full read: the directory is empty
         assert index_of(other) == set()
         opened = await maker.create(CreateTable(game="guanpai"))
         first, second = await in_play(maker), await in_play(maker)
@@ -192,14 +192,14 @@ async def test_every_copy_sees_a_table_enter_and_leave_play(bare: Stack) -> None
         await until(lambda: index_of(maker) == {second}, "the finished table gone on the maker")
         # and from the maker's memory, its lock too (held by the step that ended it)
         await until(
-            lambda: first not in maker.locks and first not in maker.cache,
+            lambda: first not in maker.writer.locks and first not in maker.cache,
             "the ended table forgotten",
         )
         assert await other.sweep() == 1
 
         # a copy started now rebuilds its index from the watch: the table in play, no other
         async with copy(bare.nats_url, "restarted") as restarted:
-            assert [listed.meta.id for listed in await restarted.playing()] == [second]
+            assert [listed.meta.id for listed in await restarted.writer.playing()] == [second]
             assert opened.table not in index_of(restarted)
             assert await restarted.sweep() == 1
 
@@ -210,13 +210,13 @@ async def test_a_table_left_before_its_deal_is_dealt_by_another_copys_sweep(bare
     async with copy(bare.nats_url, "killed") as killed, copy(bare.nats_url, "survivor") as survivor:
         made = await killed.create(CreateTable(game="guanpai", clock=NO_CLOCK))
         table = made.table
-        entry = await killed._meta(table, fresh=True)
+        entry = await killed.writer.meta(table, fresh=True)
         for seat in range(PLAYERS):
             entry.meta.seats[seat].kind = "human"
             entry.meta.seats[seat].name = f"P{seat}"
             entry.meta.seats[seat].joined_at = time.time()
         entry.meta.status = "playing"
-        assert await killed._update(entry)  # the join's write; then the copy died
+        assert await killed.writer.update(entry)  # the join's write; then the copy died
         before = await raw_log(bare.nats_url, table)
         assert "dealt" not in [e["type"] for _, e in before]
 

@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from paiju import api
@@ -61,7 +62,8 @@ from paiju_services.store import StoreError
 
 if TYPE_CHECKING:
     from paiju_services.tablelog import TableLog
-    from paiju_services.tables.service import TableService
+    from paiju_services.tables.publish import Publisher
+    from paiju_services.tables.writer import TableWriter
 
 logger = logging.getLogger("paiju.tables.clock")
 
@@ -84,8 +86,19 @@ def client_check(command: Command) -> None:
 class Clock:
     """One copy's timers: a task per live table with a pending deadline."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(
+        self,
+        writer: TableWriter,
+        views: Publisher,
+        last_seen: Callable[[str], float],
+        steps: Callable[[str], Awaitable[None]],
+    ) -> None:
+        """``last_seen``: the last sign of a person at a table (the service's presence);
+        ``steps``: run a table's own steps (the caller holds its lock), after a deadline fired."""
+        self.writer = writer
+        self.views = views
+        self.last_seen = last_seen
+        self.steps = steps
         self.timers: dict[str, tuple[Pending, asyncio.Task[None]]] = {}
         self.released: dict[str, int] = {}  # table: the hand whose 继续 deadline has passed
         # tables this copy saw end (``forget``): no deadline, and nothing to read to know it
@@ -126,12 +139,12 @@ class Clock:
         committed to (so that a 继续 may carry the player's seed for it), a human seat whose
         player is still there has not pressed 继续, and the ``continue`` deadline has not passed
         (a match's end is not held). The seats are the service's cached directory entry
-        (``_steps`` loads it)."""
+        (the steps load it)."""
         if state.phase != "seeding" or state.last_hand is None:
             return False
         if self.released.get(table_id) == state.hand_no:
             return False
-        entry = self.service.metas.get(table_id)
+        entry = self.writer.metas.get(table_id)
         if entry is None:
             return False
         return not present(entry.meta) <= set(state.ready)
@@ -141,7 +154,7 @@ class Clock:
         from now on (the poke of the step that ended it, a sweep's) is none, without reading its
         log back. Bounded: a table forgotten here too is read once, and found over."""
         self.released.pop(table_id, None)
-        if len(self.ended) >= 4 * self.service.settings.cache_tables:
+        if len(self.ended) >= 4 * self.writer.settings.cache_tables:
             del self.ended[next(iter(self.ended))]
         self.ended[table_id] = None
 
@@ -206,28 +219,28 @@ class Clock:
 
     async def compute(self, table_id: str) -> Pending | None:
         """The table's pending deadline, from its log as the stream has it now."""
-        service = self.service
-        async with service._lock(table_id):
+        writer = self.writer
+        async with writer.lock(table_id):
             # a poke made while this waited for the lock (a command's steps poke twice) is
             # answered by what is read now, under the lock: it needs no computation of its own
             self.again.discard(table_id)
-            if table_id in self.ended and table_id not in service.cache:
+            if table_id in self.ended and table_id not in writer.cache:
                 return None
-            table = await service._table(table_id)
+            table = await writer.table(table_id)
             if table.over:  # no deadline; nor a place in memory (it may have just been forgotten)
-                service.cache.pop(table_id, None)
+                writer.cache.pop(table_id, None)
                 return None
-            if service.own_appends.pop(table_id, None) == table.last_seq:
+            if writer.own_appends.pop(table_id, None) == table.last_seq:
                 return await self._after_own_append(table)
             start = None
             for _ in range(5):
-                start = await wait_start(service.nc, table_id, service.settings.request_timeout)
+                start = await wait_start(writer.nc, table_id, writer.settings.request_timeout)
                 if start is None or start[0] == table.last_seq:
                     break
-                table = await service._reload(table)
+                table = await writer.reload(table)
             if start is None or start[0] != table.last_seq or table.over:
                 return None
-            entry = await service._meta_now(table_id)
+            entry = await writer.meta_now(table_id)
             if self.released.get(table_id, table.state.hand_no) != table.state.hand_no:
                 del self.released[table_id]  # the hand it released is dealt
             if not table.settled:
@@ -241,11 +254,10 @@ class Clock:
         append meanwhile, that copy computes the deadline of its own log; a timer set here on the
         older one fires into a lost race and is computed again (``fire``), and the sweeps compute
         from the stream."""
-        service = self.service
-        since = await service.views.since(table)
+        since = await self.views.since(table)
         if since is None or not table.settled:
             return None
-        meta = (await service._meta(table.table_id)).meta
+        meta = (await self.writer.meta(table.table_id)).meta
         if self.released.get(table.table_id, table.state.hand_no) != table.state.hand_no:
             del self.released[table.table_id]  # the hand it released is dealt
         return pending(table.state, table_clock(meta), humans(meta), since, present(meta))
@@ -280,13 +292,12 @@ class Clock:
     async def fire(self, table_id: str, due: Pending) -> bool:
         """Act on a passed deadline: release the next deal, or play for the seat. True when this
         copy appended the automatic play (False: the seat acted first, or another copy fired)."""
-        service = self.service
-        async with service._lock(table_id):
+        async with self.writer.lock(table_id):
             if due.seat is None:
-                table = await service._table(table_id)
+                table = await self.writer.table(table_id)
                 self.released[table_id] = table.state.hand_no
                 log(logger, "continue deadline", table=table_id, hand=table.state.hand_no)
-                await service._steps(table_id)
+                await self.steps(table_id)
                 return False
             seat = due.seat
 
@@ -296,7 +307,7 @@ class Clock:
                     return None  # the seat acted (or the table moved on): another deadline
                 return f"auto.{seat}.{t.version}", AutoMove(seat=seat)  # 托管's move: the engine's
 
-            done = await service._execute(table_id, plan)
+            done = await self.writer.execute(table_id, plan)
             appended = done is not None and not done.duplicate
             if appended:
                 self.fired += 1
@@ -309,7 +320,7 @@ class Clock:
                     version=due.version,
                     late_ms=round((time.time() - due.at) * 1000),
                 )
-            await service._steps(table_id)
+            await self.steps(table_id)
             return appended
 
     # --- every live table, at start and every sweep ------------------------------------------
@@ -322,19 +333,19 @@ class Clock:
                 raise
             except Exception as exc:
                 log(logger, "clock sweep failed", logging.WARNING, error=repr(exc))
-            await asyncio.sleep(self.service.settings.sweep_interval)
+            await asyncio.sleep(self.writer.settings.sweep_interval)
 
     def _playing_here(self, table_id: str) -> bool:
         """Whether this copy's own entry of the table says it is in play (it may have started it
         a moment before the index heard of it: its timer stays)."""
-        entry = self.service.metas.get(table_id)
+        entry = self.writer.metas.get(table_id)
         return entry is not None and entry.meta.status == "playing"
 
     async def sweep(self) -> int:
         """Compute the deadline of every table in play (the service's index of them, kept from a
         watch of the directory: no listing, no read of a table not in play), and drop the timers
         of tables no longer in play; returns how many tables are in play."""
-        playing = await self.service.playing()
+        playing = await self.writer.playing()
         ids = {listed.meta.id for listed in playing}
         for table_id in [t for t in self.timers if t not in ids and not self._playing_here(t)]:
             _, task = self.timers.pop(table_id)
@@ -344,8 +355,8 @@ class Clock:
             table_id = listed.meta.id
             count += 1
             self.poke(table_id, hurry=False)
-            since = abandon_since(listed.meta, self.service.last_seen(table_id))
-            if since is not None and time.time() - since >= self.service.settings.abandon_after:
+            since = abandon_since(listed.meta, self.last_seen(table_id))
+            if since is not None and time.time() - since >= self.writer.settings.abandon_after:
                 try:
                     await self.abandon(table_id)
                 except (ServiceError, RuleError, StoreError) as exc:
@@ -355,9 +366,8 @@ class Clock:
     async def abandon(self, table_id: str) -> bool:
         """End a table nobody is connected to (``abandon``): True when this copy appended it
         (False: another copy did, or the match is over)."""
-        service = self.service
-        async with service._lock(table_id):
-            table = await service._table(table_id)
+        async with self.writer.lock(table_id):
+            table = await self.writer.table(table_id)
             version = table.version
 
             def plan(t: TableLog) -> tuple[str, Command] | None:
@@ -365,9 +375,9 @@ class Clock:
                     return None  # over, or it moved meanwhile: the next sweep looks again
                 return f"abandon.{version}", Abandon()
 
-            done = await service._execute(table_id, plan)
+            done = await self.writer.execute(table_id, plan)
             appended = done is not None and not done.duplicate
             if appended:
                 log(logger, "table abandoned", table=table_id, version=version)
-            await service._steps(table_id)  # the directory: finished
+            await self.steps(table_id)  # the directory: finished
             return appended

@@ -30,6 +30,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -43,7 +44,8 @@ from paiju_services.messages import TableMeta, encoder
 from paiju_services.store import StoreError
 
 if TYPE_CHECKING:
-    from paiju_services.tables.service import TableService
+    from paiju_services.archive import Retirement
+    from paiju_services.tables.writer import TableWriter
 
 logger = logging.getLogger("paiju.tables.expiry")
 
@@ -62,19 +64,21 @@ def open_since(meta: TableMeta) -> float:
 class Expiry:
     """One copy's passes over the open tables: ``run`` at every sweep."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(self, writer: TableWriter, retirement: Callable[[], Retirement]) -> None:
+        """``retirement``: the service's (it drops an expired table's secrets)."""
+        self.writer = writer
+        self.retirement = retirement
         self.cleaned: set[str] = set()  # expired tables whose log and secrets this copy purged
 
     @property
     def forget_after(self) -> float:
-        return min(self.service.settings.open_expiry, FORGET_AFTER)
+        return min(self.writer.settings.open_expiry, FORGET_AFTER)
 
     def due(self, meta: TableMeta, now: float) -> bool:
         """Whether a pass has something to do for the table: an open one waited long enough, an
         expired one this copy has not purged yet, or whose entry may go now."""
         if meta.status == "open":
-            return open_since(meta) + self.service.settings.open_expiry <= now
+            return open_since(meta) + self.writer.settings.open_expiry <= now
         if meta.status != "expired":
             return False
         return meta.id not in self.cleaned or (meta.finished_at or 0.0) + self.forget_after <= now
@@ -85,15 +89,15 @@ class Expiry:
         Raises:
             ServiceError: ``unavailable`` before the copy's index has read the directory once.
         """
-        service = self.service
-        if service.in_play is None:
+        writer = self.writer
+        if writer.in_play is None:
             raise ServiceError("unavailable", detail="the directory is not bound (open)")
         now = time.time() if now is None else now
-        due = [x.meta.id for x in await service.in_play.unplayed() if self.due(x.meta, now)]
+        due = [x.meta.id for x in await writer.in_play.unplayed() if self.due(x.meta, now)]
         random.shuffle(due)
         for table_id in due[:PASS_LIMIT]:
             try:
-                async with service._lock(table_id):
+                async with writer.lock(table_id):
                     await self.end(table_id, now)
             except (
                 ServiceError,
@@ -109,12 +113,12 @@ class Expiry:
         """Take the table one step further (the module's steps, from its entry as the directory
         holds it now): what was done, ``expired``, ``forgotten`` or ``kept`` (it was joined, or
         is not due yet, or was forgotten by another copy already)."""
-        service = self.service
-        assert service.in_play is not None
+        writer = self.writer
+        assert writer.in_play is not None
         try:
-            got = await service.tables_kv.get(table_id)
+            got = await writer.tables_kv.get(table_id)
         except nats.js.errors.KeyNotFoundError:  # another copy forgot it
-            service.in_play.drop(table_id)
+            writer.in_play.drop(table_id)
             self.cleaned.discard(table_id)
             return "kept"
         meta = msgspec.json.decode(got.value or b"", type=TableMeta)
@@ -125,22 +129,22 @@ class Expiry:
             meta.status = "expired"
             meta.finished_at = now
             try:
-                await service.tables_kv.update(table_id, encoder.encode(meta), last=got.revision)
+                await writer.tables_kv.update(table_id, encoder.encode(meta), last=got.revision)
             except nats.js.errors.KeyWrongLastSequenceError:
                 return "kept"  # a join (or another copy's expiry) came first: the next pass
             log(logger, "table expired", table=table_id, open_since=open_since(meta))
             done = "expired"
         if table_id not in self.cleaned:
             await self._purge(table_id)
-            if len(self.cleaned) > 4 * service.settings.cache_tables:
+            if len(self.cleaned) > 4 * writer.settings.cache_tables:
                 self.cleaned.clear()  # bounded: forgetting costs a repeated purge, nothing more
             self.cleaned.add(table_id)
-            service._forget(table_id)
+            writer.forget(table_id)
         if (meta.finished_at or now) + self.forget_after <= now:
             # again: a rematch pressed meanwhile may have written its secret and first append
             await self._purge(table_id)
             await self._purge_entry(table_id)
-            service.in_play.drop(table_id)
+            writer.in_play.drop(table_id)
             self.cleaned.discard(table_id)
             log(logger, "expired table forgotten", table=table_id)
             done = "forgotten"
@@ -148,16 +152,16 @@ class Expiry:
 
     async def _purge(self, table_id: str) -> None:
         """The table's log leaves the event stream, and its secrets their buckets (step 2)."""
-        store = self.service.store
+        store = self.writer.store
         last = await store.last_seq(table_id)
         if last:
             await store.purge(table_id, through=last)
-        await self.service._retirement().drop_secrets(table_id)
+        await self.retirement().drop_secrets(table_id)
 
     async def _purge_entry(self, table_id: str) -> None:
         """The directory entry leaves the bucket's stream, every revision of it and no marker."""
         bucket = subjects.TABLES_BUCKET
         try:
-            await self.service.js.purge_stream(f"KV_{bucket}", subject=f"$KV.{bucket}.{table_id}")
+            await self.writer.js.purge_stream(f"KV_{bucket}", subject=f"$KV.{bucket}.{table_id}")
         except (nats.errors.Error, TimeoutError) as exc:
             raise StoreError(f"forget {table_id}: {exc!r}") from exc

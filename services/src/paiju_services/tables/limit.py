@@ -13,19 +13,13 @@ bound is refused with ``table_too_long``.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from paiju.errors import RuleError
 from paiju.protocol import ENDING_EVENTS, Command, EndAtLimit, Event, MatchEnded
-from paiju_services.logs import log
 
 if TYPE_CHECKING:
     from paiju_services.tablelog import TableLog
-    from paiju_services.tables.service import TableService
-
-logger = logging.getLogger("paiju.tables.limit")
 
 
 def fits(version: int, events: Sequence[Event], bound: int) -> bool:
@@ -37,31 +31,15 @@ def fits(version: int, events: Sequence[Event], bound: int) -> bool:
     return version + len(events) + ENDING_EVENTS <= bound
 
 
-async def end_at_limit(service: TableService, table_id: str) -> bool:
-    """End the table's match at the bound (the caller holds the table's lock), then say so in the
-    directory (``finished``). True when this copy appended the ending (False: another copy did,
-    or the match was over). A log longer than the bound already (one stored before this rule) ends
-    with a ``limit`` of its own length plus the ending, so that it ends all the same.
-
-    Raises:
-        ServiceError, StoreError: as ``TableService._execute``.
-    """
+def ending(bound: int) -> Callable[[TableLog], tuple[str, Command] | None]:
+    """The plan that ends a match at the bound on events (``TableWriter.end_at_limit`` executes
+    it, then finishes the table): nothing for a match over already. A log longer than the bound
+    already (one stored before this rule) ends with a ``limit`` of its own length plus the ending,
+    so that it ends all the same."""
 
     def plan(t: TableLog) -> tuple[str, Command] | None:
         if t.over:
             return None
-        bound = max(service.settings.max_events, t.version + ENDING_EVENTS)
-        return f"limit.{t.version}", EndAtLimit(limit=bound)
+        return f"limit.{t.version}", EndAtLimit(limit=max(bound, t.version + ENDING_EVENTS))
 
-    try:
-        done = await service._execute(table_id, plan)
-    except RuleError as exc:  # a command of LIMIT_MARGIN events or more: none is known
-        log(logger, "end at the limit refused", logging.ERROR, table=table_id, error=str(exc))
-        return False
-    appended = done is not None and not done.duplicate
-    if done is not None and appended:
-        log(logger, "table at its limit of events", table=table_id, events=done.version)
-    table = await service._table(table_id)
-    if table.over:
-        await service._finish(table)
-    return appended
+    return plan

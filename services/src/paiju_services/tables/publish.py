@@ -37,15 +37,18 @@ from paiju_services.tokens import token_hash
 
 if TYPE_CHECKING:
     from paiju_services.tablelog import TableLog
-    from paiju_services.tables.service import TableService
+    from paiju_services.tables.writer import TableWriter
 
 logger = logging.getLogger("paiju.tables.views")
 MAX_KEYS = 100_000  # view keys one copy keeps in memory
 
 
 class Publisher:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    """One copy's views: pushed after every append (``appended``, the writer's hook) and
+    answered to a reader (``answer``)."""
+
+    def __init__(self, writer: TableWriter) -> None:
+        self.writer = writer
         self.keys: OrderedDict[str, bytes] = OrderedDict()  # token sha256 → view key
         # table → (the version its current wait began at, and when): the deadline's start
         self.waits: dict[str, tuple[int, float]] = {}
@@ -57,7 +60,7 @@ class Publisher:
         value)."""
         digest = token_hash(token)
         key = views.view_key(token)
-        await self.service.secrets_kv.put(views.key_name(table_id, digest), key.hex().encode())
+        await self.writer.secrets_kv.put(views.key_name(table_id, digest), key.hex().encode())
         self._keep(digest, key)
 
     def _keep(self, digest: str, key: bytes) -> None:
@@ -71,7 +74,7 @@ class Publisher:
         if key is None:
             for name in (views.key_name(table_id, digest), views.legacy_key_name(digest)):
                 try:
-                    entry = await self.service.secrets_kv.get(name)
+                    entry = await self.writer.secrets_kv.get(name)
                 except nats.js.errors.KeyNotFoundError:
                     continue
                 key = bytes.fromhex((entry.value or b"").decode())
@@ -114,16 +117,16 @@ class Publisher:
         now = time.time()
         for offset, event in enumerate(events):
             if event.TYPE not in QUIET:
-                self.waits[table_id] = (first + offset + 1, now)
-        entry = self.service.metas.get(table_id)
-        meta = entry.meta if entry is not None else (await self.service._meta(table_id)).meta
+                self._wait_began(table_id, first + offset + 1, now)
+        entry = self.writer.metas.get(table_id)
+        meta = entry.meta if entry is not None else (await self.writer.meta(table_id)).meta
         seats = [
             (seat, await self._key(table_id, s.token_sha256))
             for seat, s in enumerate(meta.seats)
             if s.kind == "human" and s.token_sha256
         ]
         since = await self.since(table)
-        nc = self.service.nc
+        nc = self.writer.nc
         last = len(events) - 1
         for offset, (event, state) in enumerate(zip(events, states, strict=True)):
             version = first + offset + 1
@@ -149,14 +152,20 @@ class Publisher:
             return known[1]
         try:
             start = await wait_start(
-                self.service.nc, table.table_id, self.service.settings.request_timeout
+                self.writer.nc, table.table_id, self.writer.settings.request_timeout
             )
         except StoreError:
             return None
         if start is None or start[0] != table.last_seq:
             return None  # the stream moved on meanwhile: the next append says it
-        self.waits[table.table_id] = (_wait_version(table), start[1])
+        self._wait_began(table.table_id, _wait_version(table), start[1])
         return start[1]
+
+    def _wait_began(self, table_id: str, version: int, when: float) -> None:
+        """Keep when the table's current wait began (bounded: forgetting costs one read)."""
+        if table_id not in self.waits and len(self.waits) > 4 * self.writer.settings.cache_tables:
+            self.waits.clear()
+        self.waits[table_id] = (version, when)
 
     def forget(self, table_id: str, meta: TableMeta | None = None) -> None:
         """An ended table: its wait, and its seats' keys (read again if its players rematch)."""
@@ -172,7 +181,7 @@ class Publisher:
     ) -> tuple[list[ViewAt], ViewAt]:
         """The audience's view now (a seat's sealed with ``key``), and before it the views of the
         versions after ``after`` (those a reader missed: states past, nobody acts on them)."""
-        entry = await self.service._meta(table.table_id)
+        entry = await self.writer.meta(table.table_id)
         settled = table.settled and not api.passing(table.state)
         since = await self.since(table) if settled else None
         due = _due(table.state, entry.meta, since) if since is not None else None

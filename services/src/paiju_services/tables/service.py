@@ -39,13 +39,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -53,13 +51,11 @@ import nats.js.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
-from nats.js.kv import KeyValue
 
 from paiju import api
 from paiju.errors import RuleError
-from paiju.protocol import Close, Command, Event, SetAuto, decode, encode
+from paiju.protocol import Close, Command, SetAuto, decode
 from paiju.simulate import table_command
-from paiju.table import Config
 from paiju_services import metrics, subjects
 from paiju_services.affinity import Announcer
 from paiju_services.archive import ENDED, Retirement
@@ -67,7 +63,7 @@ from paiju_services.backoff import Backoff
 from paiju_services.bus import Responder, refuse_if_late, request
 from paiju_services.config import Settings
 from paiju_services.deadlines import table_clock_of
-from paiju_services.directory import InPlay, Listed, refuse_expired
+from paiju_services.directory import InPlay
 from paiju_services.errors import SERVICE_BUSY, RemoteError, ServiceError, short
 from paiju_services.inputs import clean_name
 from paiju_services.logs import log
@@ -104,56 +100,41 @@ from paiju_services.messages import (
     ViewWanted,
     encoder,
 )
-from paiju_services.store import Conflict, EventStore, StoreError, ensure_bots_consumer
+from paiju_services.store import EventStore, StoreError, ensure_bots_consumer
 from paiju_services.tablelog import (
     LRU,
-    CorruptLog,
     TableLog,
-    event_line,
     hands_so_far,
-    header_line,
-    load,
     public_state,
 )
 from paiju_services.tables import checks, ids
 from paiju_services.tables import clock as clocks
 from paiju_services.tables import expiry as expiries
-from paiju_services.tables import limit as limits
 from paiju_services.tables.publish import Publisher
+from paiju_services.tables.writer import Entry, TableWriter, step_id
 from paiju_services.tokens import token_hash
 from paiju_services.views import view_key
 
 logger = logging.getLogger("paiju.tables")
 
-Plan = Callable[[TableLog], tuple[str, Command] | None]
 TURN_REOFFER = 15.0  # seconds: the sweep offers a bot's turn nobody took again after so long
 # waits before a failed offer is made again, doubling from 0.2 s up to 5 s (then the sweep's
 # re-offer takes over)
 OFFER_RETRY = Backoff(base=0.2, cap=5.0)
 OFFER_RETRIES = 6  # failed offers of one turn retried at once, before the sweep's turn
 MAX_STEPS = 16  # table steps after one command (commit, deal, reveal, ... of a short match)
-# waits between appends whose outcome is unknown (the store away): within one request's time
-APPEND_RETRY = Backoff(base=0.05, cap=1.0)
-
-
-@dataclasses.dataclass
-class _Meta:
-    meta: TableMeta
-    revision: int
 
 
 class TableService:
+    """One copy of the table service: its writer of every table, and the parts that drive it."""
+
     retirement: Retirement | None = None  # of finished tables, made at first use
 
     def __init__(self, settings: Settings, nc: Client, js: JetStreamContext) -> None:
         self.settings = settings
         self.nc = nc
-        self.store = EventStore(nc, js)
         self.js = js
-        self.cache = LRU(settings.cache_tables, settings.cache_bytes)
-        self.metas: dict[str, _Meta] = {}
-        self.secrets: dict[str, str] = {}
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.writer = TableWriter(settings, nc, js)  # the tables' logs and entries (writer.py)
         self.responder = Responder(
             nc,
             subjects.TABLE_QUEUE,
@@ -162,15 +143,9 @@ class TableService:
         )
         self.announcer = Announcer(nc, settings.instance)
         self.sweeper: asyncio.Task[None] | None = None
-        self.loop_tasks: set[asyncio.Task[None]] = set()  # small chores in flight (_drop_lock)
-        self.tables_kv: KeyValue
-        self.secrets_kv: KeyValue
-        self.bot_tokens_kv: KeyValue  # bot seats' tokens, written here as a bot is seated
-        self.in_play: InPlay | None = None  # the tables the sweeps go over (``open`` makes it)
-        self.clock = clocks.Clock(self)  # turn clocks: deadlines, 托管, the 继续 gate
-        self.expiry = expiries.Expiry(self)  # open tables nobody joins (tables/expiry.py)
-        self.views = Publisher(self)  # every audience's view after every append (views.py)
-        self.own_appends: dict[str, int] = {}  # table → the sequence of this copy's last append
+        self.views = Publisher(self.writer)  # every audience's view after every append (views.py)
+        self.clock = clocks.Clock(self.writer, self.views, self.last_seen, self._steps)
+        self.expiry = expiries.Expiry(self.writer, self._retirement)  # open tables nobody joins
         # bot turns: table → (version, when this copy first saw the bot's turn there waiting);
         # a failed offer's retry, per table (``_offer_turn``)
         self.turns: dict[str, tuple[int, float]] = {}
@@ -182,20 +157,40 @@ class TableService:
         self.acted: dict[str, float] = {}
         self.started = time.time()
         self.presence_sub: Any = None
+        self.writer.on_append.append(self.views.appended)
+        self.writer.on_over = self._finish
+        self.writer.on_forget.append(self._forgot)
+
+    @property
+    def store(self) -> EventStore:
+        return self.writer.store
+
+    @property
+    def cache(self) -> LRU:
+        return self.writer.cache
+
+    @property
+    def in_play(self) -> InPlay | None:
+        return self.writer.in_play
+
+    def _forgot(self, table_id: str, meta: TableMeta | None) -> None:
+        """What the service's parts keep of an ended table goes (``TableWriter.forget``)."""
+        self.views.forget(table_id, meta)
+        self.seen.pop(table_id, None)
+        self.acted.pop(table_id, None)
+        self.turns.pop(table_id, None)
+        self.clock.forget(table_id)
 
     # --- lifecycle --------------------------------------------------------------------------------
 
     async def open(self) -> None:
         """Bind the KV buckets (``start`` does this; a test may use a copy without serving)."""
-        self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
-        self.secrets_kv = await self.js.key_value(subjects.SECRETS_BUCKET)
-        self.bot_tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
-        self.in_play = InPlay(self.tables_kv)  # its watch starts with ``start`` (or the test's)
+        await self.writer.open()
 
     async def start(self) -> None:
         await self.open()
-        assert self.in_play is not None
-        await self.in_play.start()  # before the sweeps, which wait for its first full read
+        assert self.writer.in_play is not None
+        await self.writer.in_play.start()  # before the sweeps, which wait for its first full read
         try:
             await ensure_bots_consumer(self.js, self.settings.bot_delay)  # the sweep keeps it
         except (nats.errors.Error, TimeoutError) as exc:  # the sweep makes it, then
@@ -224,8 +219,8 @@ class TableService:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.sweeper
-        if self.in_play is not None:
-            await self.in_play.stop()
+        if self.writer.in_play is not None:
+            await self.writer.in_play.stop()
         await self.responder.stop()
         log(logger, "table service stopped", instance=self.settings.instance)
 
@@ -238,7 +233,9 @@ class TableService:
             said = msgspec.json.decode(msg.data, type=Presence)
         except msgspec.DecodeError:
             return
-        listed = self.in_play.tables.get(table_id) if self.in_play is not None else None
+        listed = (
+            self.writer.in_play.tables.get(table_id) if self.writer.in_play is not None else None
+        )
         if listed is None or not said.seats:
             return
         if table_id not in self.seen and len(self.seen) > 16 * self.settings.cache_tables:
@@ -259,7 +256,7 @@ class TableService:
         return max([self.started, self.acted.get(table_id, 0.0), *seats.values()])
 
     async def _health(self, msg: Msg) -> Reply:
-        return Health(instance=self.settings.instance, tables=len(self.cache))
+        return Health(instance=self.settings.instance, tables=len(self.writer.cache))
 
     async def _dispatch(self, msg: Msg) -> Reply:
         if msg.subject == subjects.TABLES_CREATE:
@@ -312,7 +309,7 @@ class TableService:
         table_id = (
             secrets.token_hex(8) if req.request_id is None else ids.created_table_id(req.request_id)
         )
-        secret = await self._new_secret(table_id)
+        secret = await self.writer.new_secret(table_id)
         meta = TableMeta(
             id=table_id,
             config=msgspec.to_builtins(config.to_dict()),
@@ -323,10 +320,10 @@ class TableService:
             clock=table_clock_of(config.game, req.clock),
         )
         try:
-            revision = await self.tables_kv.create(table_id, encoder.encode(meta))
+            revision = await self.writer.tables_kv.create(table_id, encoder.encode(meta))
         except nats.js.errors.KeyWrongLastSequenceError:
             try:
-                entry = await self._meta(table_id, fresh=True)
+                entry = await self.writer.meta(table_id, fresh=True)
             except ServiceError as exc:  # there, yet not found: a replica behind; retryable
                 if exc.code != "table_not_found":
                     raise  # table_expired: a retry of a create whose table nobody joined
@@ -336,66 +333,10 @@ class TableService:
             if entry.meta.request_digest != fingerprint:
                 raise ServiceError("id_reused", id=req.request_id) from None
             meta, revision = entry.meta, entry.revision  # a retry: finish what the first began
-        self.metas[table_id] = _Meta(meta, revision)
-        await self._first_append(table_id, config, secret, retry=req.request_id is not None)
+        self.writer.metas[table_id] = Entry(meta, revision)
+        await self.writer.append_first(table_id, config, secret, retry=req.request_id is not None)
         log(logger, "table created", table=table_id, config=meta.config)
         return TableCreated(table=table_id, owner_token=ids.owner_token(secret, table_id))
-
-    async def _first_append(
-        self, table_id: str, config: Config[Any], secret: str, *, retry: bool
-    ) -> None:
-        """The log's header and the commitment to the first deal, as one atomic append on an empty
-        subject. ``retry``: the subject may hold them already (a retried create, or a rematch
-        another player pressed first), which is then no error."""
-        self.secrets[table_id] = secret  # for the first step (the cache may have been cleared)
-        # the header and the commitment to the first deal, as one atomic append on a new subject
-        state = api.initial_state(config)
-        step = self._step(table_id, TableLog(table_id, config, state, 0), full=False)
-        assert step is not None
-        step_id, command = step
-        events = api.decide(state, command)
-        lines = [event_line(e) for e in events]
-        messages = [
-            (
-                header_line(config, table_id),
-                {
-                    subjects.H_COMMAND: "create",
-                    subjects.H_INDEX: "-1",
-                    subjects.H_TYPE: "paiju_log",
-                },
-            ),
-            *self._messages(step_id, events, lines, 0),
-        ]
-        try:
-            seq = await self.store.append(table_id, messages, 0, "create")
-        except Conflict:  # the subject is not empty: a retry of this create appended first
-            if not retry:
-                raise
-            if await load(self.store, table_id) is None:
-                raise StoreError(f"create {table_id}: appended, yet not readable") from None
-            log(logger, "table create repeated", table=table_id)
-            return
-        table = TableLog(table_id, config, state, seq - len(events), lines=[messages[0][0]])
-        table.applied(events, lines, step_id, seq)
-        self.cache.put(table_id, table)
-
-    async def _new_secret(self, table_id: str) -> str:
-        """The table's secret: made now, or the one a first try of the same create made."""
-        secret = secrets.token_hex(32)
-        try:
-            await self.secrets_kv.create(table_id, secret.encode())
-        except nats.js.errors.KeyWrongLastSequenceError:
-            entry = await self.secrets_kv.get(table_id)
-            secret = (entry.value or b"").decode()
-        self.secrets[table_id] = secret
-        return secret
-
-    async def _secret(self, table_id: str) -> str:
-        secret = self.secrets.get(table_id)
-        if secret is None:
-            entry = await self.secrets_kv.get(table_id)
-            secret = self.secrets[table_id] = (entry.value or b"").decode()
-        return secret
 
     async def join(self, table_id: str, req: Join) -> Joined:
         """A seat and its token. With a request id the seat records the id's hash and the token
@@ -410,11 +351,11 @@ class TableService:
             request_hash = token_hash(f"{table_id}/{req.request_id}")
             fingerprint = ids.request_digest(req)
             try:
-                token = ids.join_token(await self._secret(table_id), req.request_id)
+                token = ids.join_token(await self.writer.secret(table_id), req.request_id)
             except nats.js.errors.KeyNotFoundError:
                 raise ServiceError("table_not_found", table=table_id) from None
         while True:
-            entry = await self._meta(table_id, fresh=True)
+            entry = await self.writer.meta(table_id, fresh=True)
             seats = entry.meta.seats
             if entry.meta.status == "closed":
                 raise ServiceError("table_closed")
@@ -448,19 +389,14 @@ class TableService:
             )
             if ids.seats_ready(seats):
                 entry.meta.status = "playing"
-            try:
-                entry.revision = await self.tables_kv.update(
-                    table_id, encoder.encode(entry.meta), last=entry.revision
-                )
-            except nats.js.errors.KeyWrongLastSequenceError:
+            if not await self.writer.update(entry):
                 continue  # another join (or this one's retry) won: read the seats again
-            self.metas[table_id] = entry
             log(logger, "seat taken", table=table_id, seat=seat, kind=req.kind)
             break
         if req.kind == "bot":  # the bots service reads it there, before the bot's first turn
-            await self.bot_tokens_kv.put(f"{table_id}.{seat}", token.encode())
+            await self.writer.bot_tokens_kv.put(f"{table_id}.{seat}", token.encode())
         await self.views.remember(table_id, token)  # its views' key (a retry: the same)
-        async with self._lock(table_id):
+        async with self.writer.lock(table_id):
             if req.seed is not None:
                 seed = req.seed
 
@@ -469,20 +405,20 @@ class TableService:
                         return None  # the deal came first (another seat filled the table)
                     return f"seed.{seat}", decode({"type": "add_seed", "seat": seat, "seed": seed})  # type: ignore[return-value]
 
-                await self._execute(table_id, add_seed)
+                await self.writer.execute(table_id, add_seed)
             await self._steps(table_id)
         return Joined(seat=seat, token=token)
 
     async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:
         """Bots in empty seats: the owner's request only (``not_owner``, nothing changes)."""
-        entry = await self._meta(table_id, fresh=True)
+        entry = await self.writer.meta(table_id, fresh=True)
         if not ids.is_owner(entry.meta, req.owner_token):
             raise ServiceError("not_owner", action="fill seats with bots")
         if entry.meta.status == "closed":
             raise ServiceError("table_closed")
         return await self._fill_bots(table_id, entry, req.seats)
 
-    async def _fill_bots(self, table_id: str, entry: _Meta, only: list[int] | None) -> BotsAdded:
+    async def _fill_bots(self, table_id: str, entry: Entry, only: list[int] | None) -> BotsAdded:
         seats = entry.meta.seats
         empty = [i for i, s in enumerate(seats) if s.kind == "empty"]
         wanted = empty if only is None else sorted(set(only))
@@ -513,7 +449,7 @@ class TableService:
         ``match_ended`` in its log, then status ``closed`` (it leaves the live list; nobody may
         join it any more). Closing a closed table answers the same."""
         for _ in range(self.settings.max_retries):
-            entry = await self._meta(table_id, fresh=True)
+            entry = await self.writer.meta(table_id, fresh=True)
             meta = entry.meta
             if not ids.is_owner(meta, req.owner_token):
                 raise ServiceError("not_owner", action="close the table")
@@ -522,12 +458,12 @@ class TableService:
             if meta.status != "open":
                 raise ServiceError("match_started", action="it can no longer be closed")
             # the log says so first (table_closed, match_ended), then the directory
-            await self._execute(table_id, lambda t: None if t.over else ("close", Close()))
+            await self.writer.execute(table_id, lambda t: None if t.over else ("close", Close()))
             await self.archive(table_id)
             meta.status = "closed"
             meta.finished_at = time.time()
             await self.schedule_retirement(table_id, meta.finished_at)
-            if await self._update(entry):
+            if await self.writer.update(entry):
                 log(logger, "table closed", table=table_id)
                 return TableClosed(status="closed")
         raise ServiceError("conflict")
@@ -541,7 +477,7 @@ class TableService:
         event (the log is closed): 再来一局 opens it again."""
         digest = token_hash(req.token)
         for _ in range(self.settings.max_retries):
-            entry = await self._meta(table_id, fresh=True)
+            entry = await self.writer.meta(table_id, fresh=True)
             meta = entry.meta
             seat = meta.seat_holding(digest)
             if seat is None:
@@ -561,10 +497,10 @@ class TableService:
             else:
                 meta.seats[seat] = Seat()
             meta.left = [*meta.left, f"{seat}:{digest}"][-64:]
-            if await self._update(entry):
+            if await self.writer.update(entry):
                 log(logger, "seat left", table=table_id, seat=seat, started=started)
                 if meta.status == "playing":
-                    async with self._lock(table_id):
+                    async with self.writer.lock(table_id):
                         await self._steps(table_id)  # the 继续 gate no longer waits for it
                 return SeatLeft(seat=seat)
         raise ServiceError("conflict")
@@ -579,8 +515,8 @@ class TableService:
                 return None
             return f"left.{seat}", SetAuto(seat=seat, on=True, reason="left")
 
-        async with self._lock(table_id):
-            await self._execute(table_id, plan)
+        async with self.writer.lock(table_id):
+            await self.writer.execute(table_id, plan)
 
     async def rematch(self, table_id: str, req: StartRematch) -> RematchStarted:
         """再来一局: a new table linked to this finished one, with the same game, variant, players
@@ -589,19 +525,19 @@ class TableService:
         token hashes), bots sit where bots sat, and the deal waits until every human seat has
         pressed (``waiting``). Every step is create-if-absent or a compare-and-set: a retry, or
         two players pressing at once on two copies, finish one table."""
-        old = await self._meta(table_id, fresh=True)
+        old = await self.writer.meta(table_id, fresh=True)
         digest = token_hash(req.token)
         seat = old.meta.seat_holding(digest)
         if seat is None:
             raise ServiceError("unauthorized")
         if old.meta.status != "finished":
-            table = await self.snapshot(table_id)
+            table = await self.writer.snapshot(table_id)
             if not table.over:
                 raise ServiceError("not_finished")
             await self._finish(table)  # the match's last event came before its directory entry
-            old = await self._meta(table_id, fresh=True)
+            old = await self.writer.meta(table_id, fresh=True)
         new_id = ids.rematch_table_id(table_id)
-        secret = await self._new_secret(new_id)
+        secret = await self.writer.new_secret(new_id)
         now = time.time()
         meta = TableMeta(
             id=new_id,
@@ -620,18 +556,18 @@ class TableService:
         for s in meta.seats:
             s.waiting = s.kind == "human"
         with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):  # pressed before
-            await self.tables_kv.create(new_id, encoder.encode(meta))
+            await self.writer.tables_kv.create(new_id, encoder.encode(meta))
             log(logger, "rematch opened", table=new_id, rematch_of=table_id)
         config = api.config_from_dict(old.meta.config)
-        await self._first_append(new_id, config, secret, retry=True)
+        await self.writer.append_first(new_id, config, secret, retry=True)
         for _ in range(self.settings.max_retries):  # the old table names its rematch
             if old.meta.rematch == new_id:
                 break
             old.meta.rematch = new_id
-            if await self._update(old):
+            if await self.writer.update(old):
                 break
-            old = await self._meta(table_id, fresh=True)
-        entry = await self._meta(new_id, fresh=True)
+            old = await self.writer.meta(table_id, fresh=True)
+        entry = await self.writer.meta(new_id, fresh=True)
         bots = [
             i
             for i, s in enumerate(old.meta.seats)
@@ -648,7 +584,7 @@ class TableService:
                     raise
         waiting = await self._press(new_id, seat, digest, old.meta.seats[seat].name)
         await self.views.remember(new_id, req.token)  # the seat's views there, before the deal
-        async with self._lock(new_id):
+        async with self.writer.lock(new_id):
             await self._steps(new_id)  # the deal, once nobody waits
         return RematchStarted(table=new_id, seat=seat, waiting=waiting)
 
@@ -660,7 +596,7 @@ class TableService:
             ServiceError: ``seat_taken`` (he left it and another took it), ``table_closed``.
         """
         for _ in range(self.settings.max_retries):
-            entry = await self._meta(table_id, fresh=True)
+            entry = await self.writer.meta(table_id, fresh=True)
             meta = entry.meta
             if meta.status == "closed":
                 raise ServiceError("table_closed")
@@ -676,21 +612,10 @@ class TableService:
             meta.seats[seat].waiting = False
             if meta.status == "open" and ids.seats_ready(meta.seats):
                 meta.status = "playing"
-            if await self._update(entry):
+            if await self.writer.update(entry):
                 log(logger, "rematch pressed", table=table_id, seat=seat)
                 return [i for i, s in enumerate(meta.seats) if s.waiting]
         raise ServiceError("conflict")
-
-    async def _update(self, entry: _Meta) -> bool:
-        """Write a table's entry if nobody changed it since it was read (False: read it again)."""
-        try:
-            entry.revision = await self.tables_kv.update(
-                entry.meta.id, encoder.encode(entry.meta), last=entry.revision
-            )
-        except nats.js.errors.KeyWrongLastSequenceError:
-            return False
-        self.metas[entry.meta.id] = entry
-        return True
 
     # --- what a reader may see -----------------------------------------------------------------
     # A read works on a snapshot (``snapshot``) and changes nothing: neither the cached log, which
@@ -699,10 +624,10 @@ class TableService:
     async def view(self, table_id: str, req: ViewWanted) -> ViewNow:
         """An audience's view now: a seat's (its token's) sealed with its view key, else the
         spectators'. What a gateway asks when it starts a feed or missed a pushed view."""
-        seat = None if req.token is None else await self._authenticate(table_id, req.token)
+        seat = None if req.token is None else await self.writer.authenticate(table_id, req.token)
         key = None if req.token is None else view_key(req.token)
-        async with self._lock(table_id):  # the writer's memory of what it published
-            table = await self.snapshot(table_id)
+        async with self.writer.lock(table_id):  # the writer's memory of what it published
+            table = await self.writer.snapshot(table_id)
             missed, now = await self.views.answer(table, seat, key, req.after)
         return ViewNow(seat=seat, missed=missed, now=now)
 
@@ -711,11 +636,11 @@ class TableService:
         memory (the log replayed up to there)."""
         if req.at is not None and not 0 <= req.at <= self.settings.max_events:
             raise ServiceError("bad_index", max=self.settings.max_events)
-        return public_state(await self.snapshot(table_id), req.at)
+        return public_state(await self.writer.snapshot(table_id), req.at)
 
     async def hands(self, table_id: str) -> HandsSoFar:
         """Every hand scored so far, with the running totals (public as each hand ends)."""
-        return hands_so_far(await self.snapshot(table_id))
+        return hands_so_far(await self.writer.snapshot(table_id))
 
     async def archive_ended(self, table_id: str) -> Archived:
         """An ended table's log into the archive now (a gateway asks when it finds none there).
@@ -723,27 +648,12 @@ class TableService:
         Raises:
             ServiceError: ``not_finished``; ``unavailable`` when the archive could not be written.
         """
-        table = await self.snapshot(table_id)
+        table = await self.writer.snapshot(table_id)
         if not table.over:
             raise ServiceError("not_finished")
         if not await self._retirement().archive(table_id):
             raise ServiceError("unavailable")
         return Archived(events=table.version)
-
-    async def snapshot(self, table_id: str) -> TableLog:
-        """The table as the stream holds it now, for a reader, who must not change it: the
-        cached log when it is up to date (or over), else a fork of it caught up from the stream,
-        or, for a table this copy does not hold, a log read for this answer alone. Another copy
-        may have appended since this one last did: a reader's answer is never a stale one."""
-        cached = self.cache.get(table_id)
-        if cached is None:
-            return await self._load_whole(table_id)
-        if cached.over or await self.store.last_seq(table_id) == cached.last_seq:
-            return cached
-        caught_up = await self._load(table_id, cached.fork())
-        if caught_up is None:  # a replica behind the one that served it before: retryable
-            raise StoreError(f"read {table_id}: no messages")
-        return caught_up
 
     # --- commands ------------------------------------------------------------------------------
 
@@ -761,12 +671,12 @@ class TableService:
         finally:
             metrics.COMMANDS.labels(outcome).inc()
             metrics.COMMAND_SECONDS.observe(time.perf_counter() - t0)
-            metrics.HOT_TABLES.set(len(self.cache))
+            metrics.HOT_TABLES.set(len(self.writer.cache))
 
     async def _command(self, table_id: str, req: SeatCommand, t0: float) -> CommandDone:
         if not subjects.COMMAND_ID.fullmatch(req.id):
             raise ServiceError("bad_request", detail="a command id is 1-64 of A-Z a-z 0-9 _ . : -")
-        seat = await self._authenticate(table_id, req.token)
+        seat = await self.writer.authenticate(table_id, req.token)
         message = decode(req.command)  # RuleError: unknown_command, bad_command
         if not isinstance(message, Command) or getattr(message, "seat", None) is None:
             raise ServiceError("forbidden_command", command=message.TYPE)
@@ -777,10 +687,12 @@ class TableService:
         if table_id not in self.acted and len(self.acted) > 16 * self.settings.cache_tables:
             self.acted.clear()  # bounded memory: forgetting only delays an abandonment
         self.acted[table_id] = time.time()
-        async with self._lock(table_id):
+        async with self.writer.lock(table_id):
             refuse_if_late()  # overloaded: it waited too long behind the table's other requests
             await self._steps(table_id)  # a table a crashed copy left waiting, first
-            done = await self._execute(table_id, lambda t: (command_id, message), client_id=req.id)
+            done = await self.writer.execute(
+                table_id, lambda t: (command_id, message), client_id=req.id
+            )
             assert done is not None
             if not done.duplicate:
                 await self._steps(table_id)
@@ -799,123 +711,6 @@ class TableService:
         )
         return done
 
-    async def _execute(
-        self, table_id: str, plan: Plan, client_id: str | None = None
-    ) -> CommandDone | None:
-        """Decide and append one command, retrying lost races; None when ``plan`` has nothing to
-        do. The command id and the command are planned afresh on every try, from the table as it
-        then is. ``client_id``: a client's command, whose id, once used, names only its command
-        (the same id with another command is refused as ``id_reused``, not a duplicate)."""
-        table = await self._table(table_id)
-        fresh = False
-        attempted: set[str] = set()
-        retries = 0
-        while True:
-            planned = plan(table)
-            if planned is None:
-                return None
-            command_id, command = planned
-            # a client's command only: a table step's (a deal's seed ...) stays out of the stream
-            secret = None if client_id is None else await self._secret(table_id)
-            fingerprint = None if secret is None else ids.command_mac(secret, encode(command))
-            if command_id in table.commands and not fresh:
-                # answered from the stream, never from memory alone: a copy's memory may hold
-                # events the stream lost through a failover (tablelog.catch_up)
-                table, fresh = await self._reload(table), True
-                continue
-            if command_id in table.commands:
-                earlier = table.digests.get(command_id)
-                if secret and earlier and not ids.same_command(earlier, secret, encode(command)):
-                    raise ServiceError("id_reused", id=client_id)
-                index, count = table.commands[command_id]
-                mine = command_id in attempted  # an append whose answer was lost, then found
-                return CommandDone(
-                    duplicate=not mine,
-                    index=index,
-                    count=count,
-                    version=table.version,
-                    retries=retries,
-                )
-            try:
-                own = client_id is not None  # a seat's own: 托管 off first, if it is in it
-                events = (api.decide_own if own else api.decide)(table.state, command)
-            except RuleError:
-                if not fresh and await self.store.last_seq(table_id) != table.last_seq:
-                    retries += 1
-                    metrics.RETRIES.inc()
-                    table, fresh = await self._reload(table), True
-                    continue  # refused on a stale copy: decide again on the real table
-                raise
-            if not limits.fits(table.version, events, self.settings.max_events):
-                await limits.end_at_limit(self, table_id)  # the match ends with a result
-                raise ServiceError("table_too_long", limit=self.settings.max_events)
-            lines = [event_line(e) for e in events]
-            index = table.version
-            try:
-                seq = await self.store.append(
-                    table_id,
-                    self._messages(command_id, events, lines, index, fingerprint),
-                    table.last_seq,
-                    command_id,
-                    timeout=self.settings.request_timeout,
-                )
-            except (Conflict, StoreError) as exc:
-                metrics.RETRIES.inc()
-                if isinstance(exc, StoreError):
-                    attempted.add(command_id)
-                    log(
-                        logger,
-                        "append outcome unknown",
-                        logging.WARNING,
-                        table=table_id,
-                        error=str(exc),
-                    )
-                    await asyncio.sleep(APPEND_RETRY.delay(retries))
-                retries += 1
-                if retries > self.settings.max_retries:
-                    raise ServiceError(
-                        "unavailable" if isinstance(exc, StoreError) else "conflict"
-                    ) from exc
-                table, fresh = await self._reload(table), True
-                continue
-            try:
-                states = table.applied(events, lines, command_id, seq, fingerprint)
-            except CorruptLog as exc:  # memory not what the stream confirmed: read it again
-                self.cache.pop(table_id, None)
-                metrics.CORRUPT_LOGS.inc()
-                log(logger, "table memory reloaded", logging.ERROR, table=table_id, error=str(exc))
-                attempted.add(command_id)
-                table, fresh = await self._table(table_id), True
-                continue
-            if len(self.own_appends) > 4 * self.settings.cache_tables:
-                self.own_appends.clear()  # bounded: the clock then reads the stream once
-            self.own_appends[table_id] = seq  # the clock computes from memory (clock.py)
-            await self.views.appended(table, index, events, states)
-            return CommandDone(
-                index=index, count=len(events), version=table.version, retries=retries
-            )
-
-    @staticmethod
-    def _messages(
-        command_id: str,
-        events: list[Event],
-        lines: list[bytes],
-        index: int,
-        fingerprint: str | None = None,
-    ) -> list[tuple[bytes, dict[str, str]]]:
-        out = []
-        for i, (event, line) in enumerate(zip(events, lines, strict=True)):
-            headers = {
-                subjects.H_COMMAND: command_id,
-                subjects.H_INDEX: str(index + i),
-                subjects.H_TYPE: event.TYPE,
-                subjects.H_BATCH: f"{i + 1}/{len(events)}",
-            }
-            if fingerprint is not None:
-                headers[subjects.H_DIGEST] = fingerprint
-            out.append((line, headers))
-        return out
-
     # --- the table's own steps ---------------------------------------------------------------
 
     def _step(self, table_id: str, table: TableLog, *, full: bool) -> tuple[str, Command] | None:
@@ -924,27 +719,28 @@ class TableService:
             return None  # the deal waits for every seat to be taken
         if self.clock.holds(table_id, state):
             return None  # the next hand waits for 继续 (or its deadline)
-        hand_no = state.hand_no + 1 if state.phase == "commit" else state.hand_no
-        command = table_command(state, self.secrets[table_id])  # per-hand seeds: HMAC of it
-        return None if command is None else (f"table.{command.TYPE}.{hand_no}", command)
+        command = table_command(state, self.writer.secrets[table_id])  # per-hand seeds: HMAC of it
+        return None if command is None else (step_id(state, command), command)
 
     async def _steps(self, table_id: str, again: bool = False) -> None:
         """Run the table's steps until a seat is to act or the match is over (caller holds the
         table's lock); a bot seat to act is offered its turn (``again``: the sweep offers it once
         more, a minute on, if nobody took it)."""
         self.clock.poke(table_id, hurry=not again)  # its deadline, once the lock is free
-        table = await self._table(table_id)
+        table = await self.writer.table(table_id)
         if table.over:
             await self._finish(table)
             return
-        await self._secret(table_id)
-        await self._meta(table_id)  # the seats, for the 继续 gate (clock.holds)
+        await self.writer.secret(table_id)
+        await self.writer.meta(table_id)  # the seats, for the 继续 gate (clock.holds)
         for _ in range(MAX_STEPS):
             full = True
             if table.state.phase == "seeding":
-                entry = await self._meta(table_id, fresh=True)
+                entry = await self.writer.meta(table_id, fresh=True)
                 full = ids.seats_ready(entry.meta.seats)
-            done = await self._execute(table_id, functools.partial(self._step, table_id, full=full))
+            done = await self.writer.execute(
+                table_id, functools.partial(self._step, table_id, full=full)
+            )
             if done is None:
                 break
             log(
@@ -955,7 +751,7 @@ class TableService:
                 events=done.count,
                 version=done.version,
             )
-            table = await self._table(table_id)
+            table = await self.writer.table(table_id)
         if table.over:
             await self._finish(table)
         else:
@@ -975,7 +771,7 @@ class TableService:
         an offer the bots took but did not play, or one lost with a node, is never lost for good.
         """
         seat = api.to_move(table.state)
-        entry = self.metas.get(table.table_id)
+        entry = self.writer.metas.get(table.table_id)
         if seat is None or entry is None or not table.settled:
             return
         if seat >= len(entry.meta.seats) or entry.meta.seats[seat].kind != "bot":
@@ -986,8 +782,8 @@ class TableService:
                 return  # a failed offer is being made again already
             waiting = self._turn_waiting(table)
             if waiting >= TURN_REOFFER:
-                if await self.store.last_seq(table.table_id) != table.last_seq:
-                    await self._reload(table)  # behind (a copy that does not hold the table)
+                if await self.writer.store.last_seq(table.table_id) != table.last_seq:
+                    await self.writer.reload(table)  # behind (a copy that does not hold the table)
                     return  # the next sweep looks at the table as it is
                 msg_id += f":{int(time.time() // TURN_REOFFER)}"
                 log(logger, "turn offered again", table=table.table_id, waited=round(waiting, 1))
@@ -1033,8 +829,8 @@ class TableService:
 
         async def later() -> None:
             await asyncio.sleep(OFFER_RETRY.delay(attempt - 1))
-            async with self._lock(table_id):
-                table = self.cache.get(table_id)
+            async with self.writer.lock(table_id):
+                table = self.writer.cache.get(table_id)
                 if table is not None and table.version == version and not table.over:
                     await self._offer_turn(table, again=False, attempt=attempt)
 
@@ -1061,13 +857,13 @@ class TableService:
         (a table another copy finished, or its owner closed, keeps its entry). Its retirement is
         scheduled first (paiju_services.archive): a crash between the two leaves a table the
         sweep finishes again, never one finished but missing from the schedule."""
-        entry = await self._meta(table.table_id)
+        entry = await self.writer.meta(table.table_id)
         if entry.meta.status in ENDED:
-            self._forget(table.table_id)
+            self.writer.forget(table.table_id)
             return
         await self.archive(table.table_id)
         for _ in range(10):
-            entry = await self._meta(table.table_id, fresh=True)
+            entry = await self.writer.meta(table.table_id, fresh=True)
             if entry.meta.status in ENDED:
                 return
             finished_at = time.time()
@@ -1075,40 +871,11 @@ class TableService:
             entry.meta.status = "finished"
             entry.meta.totals = list(table.state.totals)
             entry.meta.finished_at = finished_at
-            try:
-                entry.revision = await self.tables_kv.update(
-                    table.table_id, encoder.encode(entry.meta), last=entry.revision
-                )
-            except nats.js.errors.KeyWrongLastSequenceError:
+            if not await self.writer.update(entry):
                 continue
-            self.metas[table.table_id] = entry
             log(logger, "table finished", table=table.table_id, totals=entry.meta.totals)
-            self._forget(table.table_id)
+            self.writer.forget(table.table_id)
             return
-
-    def _forget(self, table_id: str) -> None:
-        """An ended table leaves this copy's memory (its log is read again if anybody asks): the
-        hot tables are the live ones, so memory follows the tables in play, not those played."""
-        self.cache.pop(table_id, None)
-        self.secrets.pop(table_id, None)
-        entry = self.metas.pop(table_id, None)
-        self.views.forget(table_id, entry.meta if entry is not None else None)
-        self.seen.pop(table_id, None)
-        self.acted.pop(table_id, None)
-        self.own_appends.pop(table_id, None)
-        self.turns.pop(table_id, None)
-        self.clock.forget(table_id)
-        lock = self.locks.get(table_id)
-        if lock is not None:  # held, nearly always (the step that finished the table holds it)
-            self.loop_tasks.add(task := asyncio.create_task(self._drop_lock(table_id, lock)))
-            task.add_done_callback(self.loop_tasks.discard)
-
-    async def _drop_lock(self, table_id: str, lock: asyncio.Lock) -> None:
-        """An ended table's lock leaves memory once its holder (and anyone waiting) is done."""
-        async with lock:
-            pass
-        if self.locks.get(table_id) is lock and not lock.locked():
-            del self.locks[table_id]
 
     async def archive(self, table_id: str) -> None:
         """An ended table's log into the archive now (the gateway reads ended logs there); a
@@ -1146,7 +913,9 @@ class TableService:
 
     def _retirement(self) -> Retirement:
         if self.retirement is None:  # made at first use: it needs the bound directory
-            self.retirement = Retirement(self.settings, self.store, self.tables_kv, self._lock)
+            self.retirement = Retirement(
+                self.settings, self.writer.store, self.writer.tables_kv, self.writer.lock
+            )
         return self.retirement
 
     async def schedule_retirement(self, table_id: str, finished_at: float) -> None:
@@ -1165,49 +934,15 @@ class TableService:
         (tables/expiry.py); returns how many were due."""
         return await self.expiry.run()
 
-    async def playing(self) -> list[Listed]:
-        """The tables in play, as this copy's index of the directory holds them now (no request to
-        NATS once the index has read the directory); the sweeps' tables.
-
-        Raises:
-            ServiceError: ``unavailable`` before the index has read the directory once.
-        """
-        if self.in_play is None:
-            raise ServiceError("unavailable", detail="the directory is not bound (open)")
-        return await self.in_play.listed()
-
-    async def _meta_now(self, table_id: str) -> _Meta:
-        """The table's entry as the directory holds it now: for a table in play, the index's (its
-        watch delivers every write within moments: no read), else a read of the bucket."""
-        listed = self.in_play.tables.get(table_id) if self.in_play is not None else None
-        if listed is None:
-            return await self._meta(table_id, fresh=True)
-        self._refresh(listed)
-        return await self._meta(table_id)
-
-    def _refresh(self, listed: Listed) -> None:
-        """This copy's cached entry of a table in play, brought up to the index's (what a fresh
-        read would have given, without the read): the steps (the 继续 gate's seats) use it."""
-        table_id = listed.meta.id
-        cached = self.metas.get(table_id)
-        if cached is not None and cached.revision >= listed.revision:
-            return
-        if cached is None and len(self.metas) > 4 * self.settings.cache_tables:
-            self.metas.clear()  # bounded memory, as ``_meta`` keeps it
-            self.secrets.clear()
-        # a copy: a cached entry may be changed and written back, the index's is read only
-        meta = msgspec.json.decode(encoder.encode(listed.meta), type=TableMeta)
-        self.metas[table_id] = _Meta(meta, listed.revision)
-
     async def sweep(self) -> int:
         """Run the steps of every table in play (``playing``: this copy's index of them, no
         listing of the directory); returns how many tables were looked at."""
         count = 0
-        for listed in await self.playing():
+        for listed in await self.writer.playing():
             table_id = listed.meta.id
-            self._refresh(listed)
+            self.writer.refresh(listed)
             count += 1
-            async with self._lock(table_id):
+            async with self.writer.lock(table_id):
                 try:
                     await self._steps(table_id, again=True)
                 except (ServiceError, RuleError, StoreError) as exc:
@@ -1219,86 +954,3 @@ class TableService:
                         error=str(exc),
                     )
         return count
-
-    # --- loading ---------------------------------------------------------------------------------
-
-    def _lock(self, table_id: str) -> asyncio.Lock:
-        lock = self.locks.get(table_id)
-        if lock is None:
-            if len(self.locks) > 4 * self.settings.cache_tables:
-                for key in [k for k, v in self.locks.items() if not v.locked()]:
-                    del self.locks[key]
-            lock = self.locks[table_id] = asyncio.Lock()
-        return lock
-
-    async def _table(self, table_id: str) -> TableLog:
-        """The writer's log of the table (the caller holds its lock): the cached one, or the
-        stream's read into the cache."""
-        table = self.cache.get_fresh(table_id)
-        if table is None:
-            table = await self._load_whole(table_id)
-            self.cache.put(table_id, table)
-        return table
-
-    async def _load_whole(self, table_id: str) -> TableLog:
-        """The table's log read from the stream (not cached).
-
-        Raises:
-            ServiceError: ``table_not_found`` (the directory does not know it), ``table_corrupt``.
-            StoreError: the directory knows the table but the replica that answered holds none of
-                its log yet (a lagging follower of a clustered stream): retryable, never final.
-        """
-        loaded = await self._load(table_id, None)
-        if loaded is None:
-            await self._meta(table_id)  # table_not_found when the directory does not know it
-            raise StoreError(f"load {table_id}: the log is not on this replica yet")
-        return loaded
-
-    async def _reload(self, table: TableLog) -> TableLog:
-        """The writer's log caught up from the stream (the caller holds the table's lock)."""
-        loaded = await self._load(table.table_id, table)
-        if loaded is None:  # a replica behind the one that served it before: retryable
-            raise StoreError(f"reload {table.table_id}: no messages")
-        if loaded is not table:  # read again whole: the cached copy was ahead of the stream
-            self.cache.put(table.table_id, loaded)
-        return loaded
-
-    async def _load(self, table_id: str, base: TableLog | None) -> TableLog | None:
-        """``tablelog.load``; a log that fails its replay check is marked (metric, an error in the
-        log) and refused, never decided on: the table's cached log is dropped, and the table
-        answers ``table_corrupt`` until an operator has looked.
-
-        Raises:
-            ServiceError: ``table_corrupt``.
-        """
-        try:
-            return await load(self.store, table_id, base)
-        except CorruptLog as exc:
-            self.cache.pop(table_id, None)
-            metrics.CORRUPT_LOGS.inc()
-            log(logger, "table log corrupt", logging.ERROR, table=table_id, error=str(exc))
-            raise ServiceError("table_corrupt", table=table_id) from exc
-
-    async def _meta(self, table_id: str, fresh: bool = False) -> _Meta:
-        entry = None if fresh else self.metas.get(table_id)
-        if entry is None:
-            try:
-                kv = await self.tables_kv.get(table_id)
-            except nats.js.errors.KeyNotFoundError:
-                raise ServiceError("table_not_found", table=table_id) from None
-            entry = _Meta(msgspec.json.decode(kv.value or b"", type=TableMeta), kv.revision or 0)
-            refuse_expired(entry.meta)  # its entry is soon gone: nothing may change it
-            if len(self.metas) > 4 * self.settings.cache_tables:
-                self.metas.clear()  # bounded memory: entries are re-read from the bucket
-                self.secrets.clear()
-                self.views.waits.clear()
-            self.metas[table_id] = entry
-        return entry
-
-    async def _authenticate(self, table_id: str, token: str) -> int:
-        digest = token_hash(token)
-        for fresh in (False, True):
-            seat = (await self._meta(table_id, fresh=fresh)).meta.seat_holding(digest)
-            if seat is not None:
-                return seat
-        raise ServiceError("unauthorized")
