@@ -75,7 +75,6 @@ SERVICES_LONG: frozenset[str] = frozenset(
         "paiju_services.gateway.backend",  # 515 lines once issue 26's presence and expiry came
         "paiju_services.gateway.static",
         "paiju_services.store",
-        "paiju_services.tables.service",
     }
 )
 

@@ -293,7 +293,7 @@ async def test_an_interrupted_retirement_is_finished_by_the_next_pass(
 
         monkeypatch.setattr(copy.store, "purge", crash)
         with pytest.raises(StoreError, match="died"):
-            await copy._retirement().retire(table)
+            await copy.ending.retirement().retire(table)
         archived = await copy.store.archived(table)
         assert archived is not None and archived.last_seq == stored[-1].seq
         assert (await entry(operator, table)).retired_at is None  # read before the service's pass
@@ -394,7 +394,7 @@ async def test_a_stream_that_denies_purges_is_left_alone(
         await tables_kv.put(table, encoder.encode(meta))
         copy = TableService(Settings(nats_url=server.nats_url, retire_after=0.0), nc, js)
         await copy.open()
-        await copy.schedule_retirement(table, 0.0)
+        await copy.ending.schedule_retirement(table, 0.0)
         with caplog.at_level(logging.WARNING, logger="paiju.archive"):
             assert await copy.retire_finished() == 0
             assert await copy.retire_finished() == 0

@@ -61,6 +61,7 @@ from paiju_services.logs import log
 from paiju_services.store import StoreError
 
 if TYPE_CHECKING:
+    from paiju_services.messages import TableMeta
     from paiju_services.tablelog import TableLog
     from paiju_services.tables.publish import Publisher
     from paiju_services.tables.writer import TableWriter
@@ -149,7 +150,7 @@ class Clock:
             return False
         return not present(entry.meta) <= set(state.ready)
 
-    def forget(self, table_id: str) -> None:
+    def forget(self, table_id: str, meta: TableMeta | None = None) -> None:
         """The table's match is over and it left this copy's memory: a deadline computed for it
         from now on (the poke of the step that ended it, a sweep's) is none, without reading its
         log back. Bounded: a table forgotten here too is read once, and found over."""
