@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from paiju import api, bots
+from paiju import api, bots, simulate
 from paiju.cards import format_card
 from paiju.errors import RuleError
 from paiju.games.banzipao import GAME as BANZIPAO
@@ -570,3 +570,28 @@ def test_a_seed_with_continue_is_checked_like_any_seed() -> None:
     assert decode({"type": "continue", "seat": 1, "seed": "s"}) == Continue(seat=1, seed="s")
     # the ended hand stays on view (every card of it is public) until the next deal
     assert api.view(t.state, None)["hands"] is not None and t.state.phase == "seeding"
+
+
+# --- the settings the engine accepts ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"hands": 1_000_001},  # beyond the bound on integers
+        {"hands": True},  # a bool for an int
+        {"removed": ["3S"] * 65},  # a list over 64 items
+    ],
+)
+def test_make_config_refuses_options_beyond_their_bounds_or_of_another_type(
+    options: dict[str, Any],
+) -> None:
+    with pytest.raises(ValueError):
+        api.make_config("guanpai", "mainstream", 3, options)
+
+
+def test_the_check_hand_finds_settings_that_do_not_play_and_passes_the_others() -> None:
+    good = api.make_config("guanpai", "mainstream", 3)
+    assert simulate.hand_problem(good) is None
+    bad = api.make_config("guanpai", "suzhou", 2, {"plane_wings": [19, 3, 5, 0, 23]})
+    assert simulate.hand_problem(bad)  # its deal fails: refused at a create, never dealt

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from paiju import api, bots
+from paiju import api, bots, simulate
 from paiju.protocol import encode
 from paiju_services.messages import CreateTable, Join, SeatCommand
-from paiju_services.tables import TableService, checks
+from paiju_services.tables import TableService
 from paiju_services.tables import clock as clocks
 
 PLAYERS = api.make_config("guanpai", None, None).players
@@ -105,12 +105,12 @@ async def test_one_computation_from_memory_per_command_and_none_after_the_end(
 async def test_a_create_with_settings_checked_before_plays_no_check_hand(
     svc: TableService,
 ) -> None:
-    checks._unplayable.cache_clear()
+    simulate.hand_problem.cache_clear()
     await svc.create(CreateTable(game="guanpai", clock=NO_CLOCK))
-    first = checks._unplayable.cache_info()
+    first = simulate.hand_problem.cache_info()
     assert (first.misses, first.hits) == (1, 0)
     await svc.create(CreateTable(game="guanpai", clock=NO_CLOCK))
-    second = checks._unplayable.cache_info()
+    second = simulate.hand_problem.cache_info()
     assert (second.misses, second.hits) == (1, 1)
     await svc.create(CreateTable(game="guanpai", clock=NO_CLOCK, options={"hands": 2}))
-    assert checks._unplayable.cache_info().misses == 2  # other settings: checked
+    assert simulate.hand_problem.cache_info().misses == 2  # other settings: checked

@@ -4,6 +4,7 @@ own steps (commit, deal, reveal) that a server, a test or the terminal game driv
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -11,8 +12,18 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from paiju import bots
 from paiju.fairness import commitment_of
-from paiju.protocol import Command, CommitDeal, Deal, Event, Play, RevealSeed, encode
+from paiju.protocol import (
+    Command,
+    CommitDeal,
+    Deal,
+    Event,
+    HandEnded,
+    Play,
+    RevealSeed,
+    encode,
+)
 from paiju.registry import get_game
 from paiju.table import Config, TableGame, TableState
 
@@ -56,6 +67,34 @@ def play_game(
         state, new = game.apply(state, command)
         events.extend(new)
     raise RuntimeError("game did not end")
+
+
+CHECK_STEPS = 5000  # commands of a check hand at most
+
+
+@functools.lru_cache(maxsize=256)
+def hand_problem(config: Config[Any]) -> str | None:
+    """Why one hand of ``config``, played by bots from a fixed seed, does not end cleanly (None:
+    it does). ``make_config`` checks each option alone (its type, its choices, its bounds); this
+    checks them together, as only playing can (a game's options that deal or play wrongly side by
+    side). The answer depends on the settings alone: it is kept for the 256 asked most recently.
+    Up to ``CHECK_STEPS`` commands: a server runs it off its event loop."""
+    game: TableGame[Any] = get_game(config.game)
+    try:
+        state = game.initial_state(config)
+        for _ in range(CHECK_STEPS):
+            command = table_command(state, "settings-check")
+            if command is None:
+                seat = game.to_move(state)
+                if seat is None:
+                    raise ValueError(f"nobody to move in phase {state.phase}")
+                command = bots.choose(state, seat)
+            state, events = game.apply(state, command)
+            if any(isinstance(e, HandEnded) for e in events):
+                return None
+        raise ValueError("a hand did not end")
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
 
 
 def log_digest(config: Config[Any], events: list[Event]) -> str:

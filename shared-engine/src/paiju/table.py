@@ -64,6 +64,9 @@ from paiju.sides import Sides
 from paiju.words import Words
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+# the bounds of any option's value: a list's length, an integer's magnitude
+MAX_OPTION_ITEMS = 64
+MAX_OPTION_INT = 1_000_000
 STRONG_RANKS = frozenset({11, 12})  # A and 2 in the notation's ranks: a bot bids with four
 
 
@@ -878,10 +881,18 @@ def _option_kind(hint: Any) -> str | None:
 
 
 def _checked_option(name: str, hint: Any, value: Any) -> Any:
+    """``value`` as option ``name`` of type ``hint`` holds it: one of its choices (of the same
+    JSON type: ``true`` is not ``1``), a list of at most ``MAX_OPTION_ITEMS`` of its item type, or
+    an integer (a bool for a bool) within ±``MAX_OPTION_INT``.
+
+    Raises:
+        ValueError: a value of another type, outside its choices or beyond the bounds.
+    """
     origin = typing.get_origin(hint)
     if origin is Literal:
-        if value not in typing.get_args(hint):
-            raise ValueError(f"option {name} must be one of {typing.get_args(hint)}")
+        choices = typing.get_args(hint)
+        if not any(type(c) is type(value) and c == value for c in choices):
+            raise ValueError(f"option {name} must be one of {choices}")
         return value
     if origin is tuple:
         item = typing.get_args(hint)[0]
@@ -889,10 +900,21 @@ def _checked_option(name: str, hint: Any, value: Any) -> Any:
             isinstance(v, item) and not isinstance(v, bool) for v in value
         ):
             raise ValueError(f"option {name} must be a list of {item.__name__}")
+        if len(value) > MAX_OPTION_ITEMS or not all(_bounded(v) for v in value):
+            raise ValueError(f"option {name}: at most {MAX_OPTION_ITEMS} items, {_BOUNDS}")
         return tuple(value)
     if not isinstance(value, int) or isinstance(value, bool) != (hint is bool):
         raise ValueError(f"option {name} must be {hint.__name__}, not {value!r}")
+    if not _bounded(value):
+        raise ValueError(f"option {name}: {_BOUNDS}")
     return value
+
+
+_BOUNDS = f"numbers are at most {MAX_OPTION_INT:,}"
+
+
+def _bounded(value: Any) -> bool:
+    return not isinstance(value, int) or abs(value) <= MAX_OPTION_INT
 
 
 def _check_seed(seed: str) -> None:

@@ -12,6 +12,7 @@ seat taken or left before the deal; once the seats are full the table's own step
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import logging
@@ -25,6 +26,7 @@ import nats.js.errors
 from paiju import api
 from paiju.errors import RuleError
 from paiju.protocol import Close, Command, SetAuto, decode
+from paiju.simulate import hand_problem
 from paiju_services import subjects
 from paiju_services.bus import request
 from paiju_services.deadlines import table_clock_of
@@ -51,7 +53,7 @@ from paiju_services.messages import (
     encoder,
 )
 from paiju_services.store import StoreError
-from paiju_services.tables import checks, ids
+from paiju_services.tables import ids
 from paiju_services.tables.writer import Entry, TableWriter
 from paiju_services.tokens import token_hash
 
@@ -81,14 +83,16 @@ class Room:
         """A new table. With a request id the table's id is derived from it, and every step is
         create-if-absent (the secret, the directory entry, the first append on an empty subject),
         so a retry, even one racing the first try on another copy, finishes and names one table."""
+        self._refuse_long(req.options.get("hands"))  # asked: before the engine's own bounds
         try:
             config = api.make_config(req.game, req.variant, req.players, req.options)
         except (ValueError, TypeError) as exc:
             raise ServiceError("bad_config", detail=short(exc)) from exc
-        hands = getattr(config.options, "hands", None)
-        if isinstance(hands, int) and hands > self.writer.settings.max_hands:
-            raise ServiceError("too_many_hands", limit=self.writer.settings.max_hands)
-        checks.check_config(config, req.options)
+        self._refuse_long(getattr(config.options, "hands", None))  # the variant's own
+        # the engine's check hand (options that play wrongly together), off the event loop
+        problem = await asyncio.to_thread(hand_problem, config)
+        if problem is not None:
+            raise ServiceError("bad_config", detail=short(problem))
         fingerprint = None if req.request_id is None else ids.request_digest(req)
         table_id = (
             secrets.token_hex(8) if req.request_id is None else ids.created_table_id(req.request_id)
@@ -121,6 +125,15 @@ class Room:
         await self.writer.append_first(table_id, config, secret, retry=req.request_id is not None)
         log(logger, "table created", table=table_id, config=meta.config)
         return TableCreated(table=table_id, owner_token=ids.owner_token(secret, table_id))
+
+    def _refuse_long(self, hands: object) -> None:
+        """Refuse a match of more hands than ``max_hands``.
+
+        Raises:
+            ServiceError: ``too_many_hands``.
+        """
+        if isinstance(hands, int) and hands > self.writer.settings.max_hands:
+            raise ServiceError("too_many_hands", limit=self.writer.settings.max_hands)
 
     async def join(self, table_id: str, req: Join) -> Joined:
         """A seat and its token. With a request id the seat records the id's hash and the token
