@@ -72,7 +72,6 @@ SERVICES_TYPE_CYCLES: frozenset[frozenset[str]] = frozenset(
 SERVICES_REACHES: dict[str, frozenset[str]] = {}
 SERVICES_LONG: frozenset[str] = frozenset(
     {
-        "paiju_services.gateway.backend",  # 515 lines once issue 26's presence and expiry came
         "paiju_services.gateway.static",
         "paiju_services.store",
     }

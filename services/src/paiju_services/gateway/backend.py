@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 import nats.errors
@@ -33,7 +33,6 @@ from paiju_services.affinity import Copies
 from paiju_services.archive import ENDED
 from paiju_services.bus import request
 from paiju_services.config import Settings
-from paiju_services.deadlines import table_clock
 from paiju_services.directory import refuse_expired
 from paiju_services.errors import RemoteError, ServiceError, error_body
 from paiju_services.gateway.directory import Directory
@@ -42,10 +41,11 @@ from paiju_services.gateway.schemas import (
     ErrorFrame,
     HandsOut,
     LogOut,
-    SeatOut,
     StateOut,
     TableOut,
+    answer_out,
     encoder,
+    table_out,
 )
 from paiju_services.logs import Sparing, log
 from paiju_services.messages import (
@@ -66,7 +66,6 @@ from paiju_services.messages import (
     PublicState,
     R,
     RematchStarted,
-    Reply,
     SeatCommand,
     SeatLeft,
     StartRematch,
@@ -479,37 +478,3 @@ class Backend:
         if self.feeds.get(feed.table_id) is feed:
             del self.feeds[feed.table_id]
             metrics.FEEDS.set(len(self.feeds))
-
-
-def table_out(meta: TableMeta) -> TableOut:
-    config = meta.config
-    return TableOut(
-        id=meta.id,
-        game=config["game"],
-        variant=config["variant"],
-        players=config["players"],
-        options=config["options"],
-        status=meta.status,
-        seats=[
-            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting, left=s.left)
-            for i, s in enumerate(meta.seats)
-        ],
-        created_at=meta.created_at,
-        finished_at=meta.finished_at,
-        totals=meta.totals,
-        ws=f"/ws/tables/{meta.id}",
-        rematch=meta.rematch,
-        rematch_of=meta.rematch_of,
-        clock=table_clock(meta),
-    )
-
-
-Out = TypeVar("Out", bound=msgspec.Struct)
-
-
-def answer_out(reply: Reply, out: type[Out]) -> Out:
-    """An HTTP answer made of a table service's reply: its fields but ``error`` (always None
-    here: a reply with an error raised)."""
-    fields = msgspec.structs.asdict(reply)
-    del fields["error"]
-    return out(**fields)

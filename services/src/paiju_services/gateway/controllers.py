@@ -12,7 +12,7 @@ from litestar.params import Parameter
 
 from paiju import api
 from paiju_services.errors import ServiceError, short
-from paiju_services.gateway.backend import Backend, table_out
+from paiju_services.gateway.backend import Backend
 from paiju_services.gateway.schemas import (
     BotsIn,
     BotsOut,
@@ -31,6 +31,7 @@ from paiju_services.gateway.schemas import (
     RematchOut,
     StateOut,
     TableOut,
+    table_out,
 )
 from paiju_services.inputs import check_depth, command_seat
 from paiju_services.messages import (

@@ -3,16 +3,18 @@
 Create and read shapes are separate. WebSocket frames are a tagged union on ``type``: the gateway
 decodes every client frame itself (``ws.parse_frame``: Litestar does not validate frames). The
 ``state`` frame is not here: it is the table service's view (``views.ViewBody``), which the
-gateway's feeds forward (a seat's unsealed first).
+gateway's feeds forward (a seat's unsealed first). ``table_out`` and ``answer_out`` make the
+HTTP answers of a directory entry and of a table service's reply.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from paiju_services.messages import RequestId, SeatKind, Status
+from paiju_services.deadlines import table_clock
+from paiju_services.messages import Reply, RequestId, SeatKind, Status, TableMeta
 
 # --- HTTP ---------------------------------------------------------------------------------------
 
@@ -227,3 +229,39 @@ class Pong(Frame, tag="pong"):
 
 
 encoder = msgspec.json.Encoder()
+
+
+def table_out(meta: TableMeta) -> TableOut:
+    """A table's public entry (``GET /api/tables/{id}``, the lobby): no token hash, no id of
+    a request."""
+    config = meta.config
+    return TableOut(
+        id=meta.id,
+        game=config["game"],
+        variant=config["variant"],
+        players=config["players"],
+        options=config["options"],
+        status=meta.status,
+        seats=[
+            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting, left=s.left)
+            for i, s in enumerate(meta.seats)
+        ],
+        created_at=meta.created_at,
+        finished_at=meta.finished_at,
+        totals=meta.totals,
+        ws=f"/ws/tables/{meta.id}",
+        rematch=meta.rematch,
+        rematch_of=meta.rematch_of,
+        clock=table_clock(meta),
+    )
+
+
+Out = TypeVar("Out", bound=msgspec.Struct)
+
+
+def answer_out(reply: Reply, out: type[Out]) -> Out:
+    """An HTTP answer made of a table service's reply: its fields but ``error`` (always None
+    here: a reply with an error raised)."""
+    fields = msgspec.structs.asdict(reply)
+    del fields["error"]
+    return out(**fields)
