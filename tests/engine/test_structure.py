@@ -7,9 +7,10 @@ it imports, wherever the import stands (a function-level import runs too, only l
 an import hides a circle, it does not break it); ``from pkg import name`` is an edge to
 ``pkg.name`` when that is a module, else to ``pkg``. An import inside ``if TYPE_CHECKING:`` never
 runs, so it is no runtime circle: those edges are counted on their own. The runtime graph (without
-them) must be a DAG; the graph with them must be one too, but for the services' circles listed
-below (a circle through the types is still modules that cannot be read, or split, apart). The parent packages an import initialises are not edges: a package's ``__init__`` that
-imports its modules is then a circle only through what it imports explicitly.
+them) must be a DAG, and the graph with them must be one too (a circle through the types is
+still modules that cannot be read, or split, apart). The parent packages an import initialises are
+not edges: a package's ``__init__`` that imports its modules is then a circle only through what it
+imports explicitly.
 
 A private reach is ``x._name`` (the regex ``\\b[a-z_]+\\._[a-z]`` in the source, read here from the
 syntax tree so that a docstring or a comment never counts), or ``from m import _name``, where
@@ -17,9 +18,9 @@ syntax tree so that a docstring or a comment never counts), or ``from m import _
 a function, a class, a variable or an attribute it sets). ``writer._load`` in ``tables/clock.py``
 would be one: ``_load`` belongs to ``tables/writer.py``.
 
-Some modules break these rules today: the engine's and the services' long modules, and the
-services' circles through their type-only imports and their private reaches. Each is listed below
-by name, so the lists can only shrink: a new circle, a new private reach or a module grown past the
+Some modules break these rules today: the engine's and the services' long modules. Each is listed
+below by name (as are the circles through the type-only imports and the private reaches, none
+left), so the lists can only shrink: a new circle, a new private reach or a module grown past the
 bound fails, and so does an entry that no longer holds (remove it from its list).
 """
 
@@ -58,15 +59,9 @@ ENGINE_LONG: frozenset[str] = frozenset(
     }
 )
 
-# The services' runtime imports are a DAG, but their modules that import each other only for
-# their types are circles still (each a strongly connected component of the graph with the
-# TYPE_CHECKING imports): two sets of modules that cannot be read, or split, one without the other.
-SERVICES_TYPE_CYCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        # the gateway's backend and its feeds, each holding the other
-        frozenset({"paiju_services.gateway.backend", "paiju_services.gateway.feeds"}),
-    }
-)
+# The services' modules that import each other only for their types would be circles still (a
+# strongly connected component of the graph with the TYPE_CHECKING imports): none is left.
+SERVICES_TYPE_CYCLES: frozenset[frozenset[str]] = frozenset()
 # private reaches: module -> the private names of another module it reads (none left: the table
 # service's parts drive its writer through its public interface, tables/writer.py)
 SERVICES_REACHES: dict[str, frozenset[str]] = {}

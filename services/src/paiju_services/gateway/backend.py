@@ -6,7 +6,7 @@ Presence: every ``presence_interval`` seconds, and at once when a socket says he
 token or closes, this copy publishes on ``paiju.presence.<table>`` the seats it holds sockets for
 (``messages.Presence``; core NATS, nothing stored), each with a proof made with the seat's view key
 (``views.presence_proof``: the table service ignores a seat said without one); it listens there too, so that its feeds know
-the seats the other copies hold (``feeds.PresenceBook``) and the table service knows who is
+the seats the other copies hold (``presence.PresenceBook``) and the table service knows who is
 connected (an abandoned table ends).
 """
 
@@ -36,7 +36,8 @@ from paiju_services.config import Settings
 from paiju_services.directory import refuse_expired
 from paiju_services.errors import RemoteError, ServiceError, error_body
 from paiju_services.gateway.directory import Directory
-from paiju_services.gateway.feeds import PresenceBook, TableFeed
+from paiju_services.gateway.feeds import TableFeed
+from paiju_services.gateway.presence import PresenceBook
 from paiju_services.gateway.schemas import (
     ErrorFrame,
     HandsOut,

@@ -31,7 +31,7 @@ replaces any it skipped.
 Every state frame carries the table's pending deadline (from the table service, which keeps the
 clocks) and ``connected``: the seats whose players hold a socket (that said hello with the seat's
 token) on any gateway copy: this copy's own watchers, and what the other copies said last on
-``paiju.presence.<table>`` (``PresenceBook``). When that set changes, every watcher gets a new
+``paiju.presence.<table>`` (``presence.PresenceBook``). When that set changes, every watcher gets a new
 state frame (``event`` None).
 """
 
@@ -42,20 +42,19 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 from nats.aio.msg import Msg
 
 from paiju_services import metrics, subjects, views
 from paiju_services.backoff import Streak, from_settings
+from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError
+from paiju_services.gateway.presence import PresenceBook
 from paiju_services.gateway.schemas import Over, encoder
 from paiju_services.logs import log
 from paiju_services.messages import ViewNow
-
-if TYPE_CHECKING:
-    from paiju_services.gateway.backend import Backend
 
 logger = logging.getLogger("paiju.gateway.feed")
 GRACE = 1.0  # seconds a stored event may wait for its views before the feed asks for them
@@ -85,43 +84,6 @@ class _Phase(msgspec.Struct):
 
 
 _phase = msgspec.json.Decoder(_Phase)
-
-
-class PresenceBook:
-    """What the other gateway copies said last of each table (``paiju.presence.<table>``): the
-    seats they hold sockets for. A copy not heard of for ``ttl`` seconds counts as gone."""
-
-    def __init__(self, instance: str, ttl: float) -> None:
-        self.instance = instance
-        self.ttl = ttl
-        self.tables: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
-
-    def heard(self, table_id: str, instance: str, seats: frozenset[int], now: float) -> None:
-        if instance == self.instance:
-            return  # this copy's own word: it knows its watchers
-        copies = self.tables.setdefault(table_id, {})
-        if seats:
-            copies[instance] = (seats, now)
-        else:
-            copies.pop(instance, None)
-            if not copies:
-                del self.tables[table_id]
-
-    def seats(self, table_id: str, now: float) -> frozenset[int]:
-        """The seats the other copies hold sockets for, as they said within ``ttl``."""
-        out: frozenset[int] = frozenset()
-        for seats, at in self.tables.get(table_id, {}).values():
-            if now - at <= self.ttl:
-                out |= seats
-        return out
-
-    def forget_old(self, now: float) -> None:
-        for table_id in list(self.tables):
-            copies = self.tables[table_id]
-            for instance in [i for i, (_, at) in copies.items() if now - at > self.ttl]:
-                del copies[instance]
-            if not copies:
-                del self.tables[table_id]
 
 
 class Watcher:
@@ -166,8 +128,28 @@ class Audience:
         return [(w.key, w.token) for w in self.watchers if w.key is not None and w.token]
 
 
+class FeedHost(Protocol):
+    """What a feed needs of the gateway copy that holds it (``backend.Backend`` is one): its
+    settings and presence book, to be told when the feed follows its table, stops, idles or its
+    seats change, and a view asked of the table service. A protocol, so that this module and the
+    backend do not import each other."""
+
+    settings: Settings
+    presence: PresenceBook
+
+    def follow(self, feed: TableFeed) -> None: ...
+
+    def unfollow(self, feed: TableFeed) -> None: ...
+
+    def feed_idle(self, feed: TableFeed) -> None: ...
+
+    def seats_changed(self, feed: TableFeed) -> None: ...
+
+    async def view_now(self, table_id: str, token: str | None, after: int | None) -> ViewNow: ...
+
+
 class TableFeed:
-    def __init__(self, backend: Backend, table_id: str) -> None:
+    def __init__(self, backend: FeedHost, table_id: str) -> None:
         self.backend = backend
         self.table_id = table_id
         self.audiences: dict[int | None, Audience] = {None: Audience(None)}
