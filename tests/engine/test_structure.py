@@ -68,7 +68,6 @@ SERVICES_REACHES: dict[str, frozenset[str]] = {}
 SERVICES_LONG: frozenset[str] = frozenset(
     {
         "paiju_services.gateway.static",
-        "paiju_services.store",
     }
 )
 

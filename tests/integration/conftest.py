@@ -12,7 +12,7 @@ import nats
 import pytest
 
 from integration.harness import Stack, start_stack
-from paiju_services import store
+from paiju_services import streams
 from paiju_services.config import Settings
 from paiju_services.tables import TableService
 
@@ -47,7 +47,7 @@ async def bare(tmp_path: Path) -> AsyncIterator[Stack]:
     try:
         nc = await nats.connect(s.nats_url)
         try:
-            await store.ensure(nc.jetstream(), 1, create=True)
+            await streams.ensure(nc.jetstream(), 1, create=True)
         finally:
             await nc.close()
         yield s

@@ -24,7 +24,7 @@ from paiju.protocol import encode
 from paiju_services.config import Settings
 from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, SeatCommand
-from paiju_services.store import ensure
+from paiju_services.streams import ensure
 from paiju_services.tables import TableService, ids
 
 NO_CLOCK = dict.fromkeys(api.clock_defaults("guanpai"), 0)

@@ -46,8 +46,8 @@ from paiju_services.store import (
     archive_meta_subject,
     decode_archive,
     encode_archive,
-    ensure,
 )
+from paiju_services.streams import ensure
 from paiju_services.tables.service import TableService
 
 RETIRE_AFTER = 4.0  # seconds: time enough to read a finished table before it is retired

@@ -141,7 +141,7 @@ class BotService:
         self.tables_kv = await self.js.key_value(subjects.TABLES_BUCKET)
         self.tokens_kv = await self.js.key_value(subjects.BOT_TOKENS_BUCKET)
         await self.copies.start()
-        # the table service makes the consumer (store.ensure_bots_consumer): until it has, or
+        # the table service makes the consumer (streams.ensure_bots_consumer): until it has, or
         # while it is gone, a fetch fails and _consume waits (a bound subscription needs no
         # consumer yet, and takes its messages again once it is back)
         sub = await self.js.pull_subscribe_bind(

@@ -14,7 +14,7 @@ import uvloop
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from paiju_services import bus, logs, memory, metrics, store, subjects
+from paiju_services import bus, logs, memory, metrics, streams, subjects
 from paiju_services.config import Settings
 from paiju_services.logs import log
 
@@ -35,7 +35,7 @@ async def run_service(name: str, settings: Settings, factory: Factory) -> None:
     # the table service creates the streams and buckets; the others may not (access.ROLES), and
     # wait for theirs: the bots service reads the turns offered to its seats, not the logs
     stream = subjects.TURNS_STREAM if name == "bots" else subjects.STREAM
-    await store.ensure(js, settings.replicas, stream=stream, create=name == "tables")
+    await streams.ensure(js, settings.replicas, stream=stream, create=name == "tables")
     service = factory(settings, nc, js)
     metrics.serve(settings.metrics_port)
     await service.start()

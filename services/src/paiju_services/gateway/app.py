@@ -21,7 +21,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.router import Router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from paiju_services import __version__, bus, metrics, store, subjects
+from paiju_services import __version__, bus, metrics, streams, subjects
 from paiju_services.config import Settings
 from paiju_services.errors import ErrorBody, ServiceError, error_body, http_status, short
 from paiju_services.gateway import controllers, static
@@ -127,7 +127,7 @@ def create_app(settings: Settings) -> Litestar:
         reconnected: list[Callable[[], None]] = []
         nc = await bus.connect(settings, settings.instance, reconnected)
         js = nc.jetstream(timeout=settings.request_timeout)
-        await store.ensure(js, settings.replicas, create=False)  # the table service creates
+        await streams.ensure(js, settings.replicas, create=False)  # the table service creates
         tables_kv = await js.key_value(subjects.TABLES_BUCKET)
         app.state.backend = Backend(settings, nc, js, tables_kv)
         reconnected.append(app.state.backend.reconnected)  # its feeds read what they missed

@@ -73,7 +73,8 @@ from paiju_services.messages import (
     ViewNow,
     ViewWanted,
 )
-from paiju_services.store import EventStore, ensure_bots_consumer
+from paiju_services.store import EventStore
+from paiju_services.streams import ensure_bots_consumer
 from paiju_services.tablelog import LRU, hands_so_far, public_state
 from paiju_services.tables.clock import Clock, client_check
 from paiju_services.tables.ending import Ending
