@@ -106,7 +106,10 @@ async def test_a_command_s_fingerprint_is_keyed_and_an_older_log_s_still_counts(
     assert re.fullmatch(r"hmac-sha256:[0-9a-f]{64}", fingerprint), fingerprint
     assert plain_sha256(second) not in fingerprint  # no plain digest of the command to test
     async with copy(url, "later") as later:  # read back from the stream by a fresh copy
-        changed = {"type": "pass", "seat": seat2} if second["type"] != "pass" else first
+        # another command of the same seat (when the second move was a pass, the first one made
+        # this seat's: the id is refused before the command is decided)
+        other = first | {"seat": seat2}
+        changed = {"type": "pass", "seat": seat2} if second["type"] != "pass" else other
         with pytest.raises(ServiceError) as reused:
             await later.command(
                 table_id, SeatCommand(id="keyed", token=tokens[seat2], command=changed)
