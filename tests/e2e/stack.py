@@ -15,17 +15,16 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from harness import ROOT, free_port, wait_until, warm_static_cache
+
 CHROMIUM = os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,14 +33,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOT_DELAY = 0.15  # seconds a bot waits before it plays: quick tests, yet every state is seen
-T = TypeVar("T")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -117,6 +108,7 @@ def start_stack(root: Path, bot_delay: float = BOT_DELAY, timeout: float = 90.0)
         RuntimeError: the launcher exited or the gateway did not become healthy in time.
     """
     root.mkdir(parents=True, exist_ok=True)
+    warm_static_cache()
     http_port = free_port()
     config = write_config(root, free_port(), http_port, bot_delay)
     log = root / "launcher.log"
@@ -145,22 +137,6 @@ def start_stack(root: Path, bot_delay: float = BOT_DELAY, timeout: float = 90.0)
         stack.stop()
         raise RuntimeError(f"{exc}:\n{log.read_text()[-3000:]}") from None
     return stack
-
-
-def wait_until(
-    condition: Callable[[], T | None], timeout: float, what: str, interval: float = 0.05
-) -> T:
-    """Ask ``condition`` every ``interval`` seconds until it gives something (returned); after
-    ``timeout`` seconds a ``TimeoutError`` names ``what`` was awaited. For conditions only a poll
-    can see (a server's state over HTTP); a page's own state is awaited with Playwright."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"waited {timeout:.0f}s for {what}")
-        time.sleep(interval)
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import websockets
 
+from harness import free_port, warm_static_cache
 from paiju import api
 from paiju.log.file import decode_event, read_header
 from paiju.protocol import Event
@@ -28,13 +29,6 @@ from paiju.table import TableState
 
 BIN = Path(sys.executable).parent
 NATS_SERVER = BIN / "nats-server"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
@@ -151,6 +145,7 @@ class Stack:
             *flags,
         ]
         if service == "gateway":
+            warm_static_cache()
             self.gateway_port = free_port()
             argv += ["--port", str(self.gateway_port)]
         proc = subprocess.Popen(
