@@ -1,198 +1,24 @@
-"""A real Paiju system for the integration tests: a nats-server with JetStream on a free port in a
-temporary folder, and the services as subprocesses (as they run in production), each logging
-JSON lines to a file the tests can read. Plus small HTTP and WebSocket clients."""
+"""The integration tests' clients of a real Paiju system: HTTP and WebSocket players, the table's log
+read straight from JetStream, and checks of it. The system itself (``Stack``, ``start_stack``,
+``Proc``, ``free_port``) is the shared harness's, ``tests/harness.py``, re-exported here."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
-from harness import free_port, warm_static_cache
+from harness import Proc, Stack, free_port, start_stack
 from paiju import api
 from paiju.log.file import decode_event, read_header
 from paiju.protocol import Event
 from paiju.table import TableState
 
-BIN = Path(sys.executable).parent
-NATS_SERVER = BIN / "nats-server"
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"process exited with {proc.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
-
-
-@dataclass
-class Proc:
-    name: str
-    proc: subprocess.Popen[bytes]
-    log: Path
-
-    def kill(self) -> None:
-        """SIGKILL: a crash, no cleanup."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def pause(self) -> None:
-        """SIGSTOP: the process hangs (it keeps its connections; nothing it was sent is lost)."""
-        self.proc.send_signal(signal.SIGSTOP)
-
-    def resume(self) -> None:
-        self.proc.send_signal(signal.SIGCONT)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)  # a paused process cannot stop
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-
-    def lines(self) -> list[dict[str, Any]]:
-        out = []
-        for line in self.log.read_text(errors="replace").splitlines():
-            with contextlib.suppress(ValueError):
-                out.append(json.loads(line))
-        return out
-
-
-@dataclass
-class Stack:
-    """nats-server plus services; ``start_*`` adds a process, every process stops at the end."""
-
-    root: Path
-    nats_port: int = 0
-    gateway_port: int = 0
-    procs: list[Proc] = field(default_factory=list)
-    nats: Proc | None = None
-    count: int = 0
-
-    @property
-    def nats_url(self) -> str:
-        return f"nats://127.0.0.1:{self.nats_port}"
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.gateway_port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.gateway_port}"
-
-    def start_nats(self, again: bool = False) -> None:
-        """nats-server with JetStream in the stack's store; ``again``: on the port it had (a
-        restart), logging to a file of its own."""
-        if not again:
-            self.nats_port = free_port()
-        store = self.root / "jetstream"
-        store.mkdir(parents=True, exist_ok=True)
-        log = self.root / ("nats-again.log" if again else "nats.log")
-        proc = subprocess.Popen(
-            [
-                str(NATS_SERVER),
-                "-js",
-                "-sd",
-                str(store),
-                "-p",
-                str(self.nats_port),
-                "-a",
-                "127.0.0.1",
-            ],
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-        )
-        self.nats = Proc("nats", proc, log)
-        wait_port(self.nats_port, proc)
-
-    def start(self, service: str, *flags: str) -> Proc:
-        self.count += 1
-        name = f"{service}-{self.count}"
-        log = self.root / f"{name}.log"
-        argv = [
-            sys.executable,
-            "-m",
-            "paiju_services",
-            service,
-            "--nats-url",
-            self.nats_url,
-            "--instance",
-            name,
-            "--sweep-interval",
-            "0.5",
-            *flags,
-        ]
-        if service == "gateway":
-            warm_static_cache()
-            self.gateway_port = free_port()
-            argv += ["--port", str(self.gateway_port)]
-        proc = subprocess.Popen(
-            argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=os.environ.copy()
-        )
-        p = Proc(name, proc, log)
-        self.procs.append(p)
-        self.wait_ready(p)
-        return p
-
-    def wait_ready(self, p: Proc, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if p.proc.poll() is not None:
-                raise RuntimeError(f"{p.name} exited: {p.log.read_text()[-2000:]}")
-            if any(line.get("msg", "").endswith("ready") for line in p.lines()):
-                if not p.name.startswith("gateway"):
-                    return
-                with (
-                    contextlib.suppress(OSError),
-                    urllib.request.urlopen(f"{self.http}/api/games", timeout=1),
-                ):
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"{p.name} not ready: {p.log.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        for p in reversed(self.procs):
-            p.stop()
-        if self.nats is not None:
-            self.nats.stop()
-
-
-def start_stack(root: Path, tables: int = 1, bots: bool = True) -> Stack:
-    stack = Stack(root)
-    stack.start_nats()
-    try:
-        for _ in range(tables):
-            stack.start("tables")
-        if bots:
-            stack.start("bots")
-        stack.start("gateway")
-    except Exception:
-        stack.stop()
-        raise
-    return stack
-
+__all__ = ["Proc", "Stack", "free_port", "start_stack"]  # the harness's, for the tests' imports
 
 # --- clients ------------------------------------------------------------------------------------
 

@@ -17,10 +17,10 @@ import nats
 import nats.errors
 import nats.js.errors
 import pytest
-from e2e.stack import Stack, running_stack
 from nats.aio.client import Client
 from nats.js.api import AckPolicy, ConsumerConfig
 
+from harness import Launched, running_launched
 from integration.harness import (
     OWNERS,
     Socket,
@@ -46,17 +46,17 @@ from paiju_services.views import (
 
 
 @pytest.fixture(scope="module")
-def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("access"), bot_delay=0) as stack:
+def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launched]:
+    with running_launched(tmp_path_factory.mktemp("access"), bot_delay=0) as stack:
         yield stack
 
 
-def nats_port(stack: Stack) -> int:
+def nats_port(stack: Launched) -> int:
     conf = (stack.root / "nats.conf").read_text()
     return int(conf.split("listen: 127.0.0.1:")[1].split()[0])
 
 
-async def connect(stack: Stack, role: str | None) -> Client:
+async def connect(stack: Launched, role: str | None) -> Client:
     errors: list[Exception] = []
 
     async def on_error(exc: Exception) -> None:
@@ -89,7 +89,7 @@ async def told(client: Client, notice: str, timeout: float = 5.0) -> list[str]:
         await asyncio.sleep(0.02)
 
 
-async def a_table(stack: Stack) -> str:
+async def a_table(stack: Launched) -> str:
     created = stack.api("/api/tables", {"game": "guanpai", "players": 3})
     stack.api(f"/api/tables/{created['id']}/seats", {"name": "甲"})
     return str(created["id"])
@@ -102,13 +102,13 @@ async def last_seq(operator: Client, table_id: str) -> int:
     return int(msg.seq or 0)
 
 
-async def test_without_credentials_nats_refuses_the_connection(system: Stack) -> None:
+async def test_without_credentials_nats_refuses_the_connection(system: Launched) -> None:
     with pytest.raises(nats.errors.Error, match="Authorization Violation"):
         await connect(system, None)
 
 
 @pytest.mark.parametrize("role", ["gateway", "bots"])
-async def test_only_the_table_service_may_append_to_a_log(system: Stack, role: str) -> None:
+async def test_only_the_table_service_may_append_to_a_log(system: Launched, role: str) -> None:
     table_id = await a_table(system)
     operator = await connect(system, "operator")
     client = await connect(system, role)
@@ -134,7 +134,7 @@ async def test_only_the_table_service_may_append_to_a_log(system: Stack, role: s
         ("bots", subjects.SECRETS_BUCKET),
     ],
 )
-async def test_secrets_are_out_of_reach(system: Stack, role: str, bucket: str) -> None:
+async def test_secrets_are_out_of_reach(system: Launched, role: str, bucket: str) -> None:
     table_id = await a_table(system)
     client = await connect(system, role)
     try:
@@ -171,7 +171,7 @@ async def assert_reads_no_log(client: Client, table_id: str) -> None:
         await js.subscribe(subjects.events_subject(table_id), ordered_consumer=True)
 
 
-async def test_the_gateway_reads_no_log(system: Stack) -> None:
+async def test_the_gateway_reads_no_log(system: Launched) -> None:
     """The gateway serves views the table service writes: it may not read a table's log, which
     holds every hand as dealt. The positive control: the same credentials read the table's
     directory entry and the stream's information (so the refusals are permissions)."""
@@ -193,7 +193,7 @@ async def test_the_gateway_reads_no_log(system: Stack) -> None:
         await client.close()
 
 
-async def test_the_bots_service_reads_no_log(system: Stack) -> None:
+async def test_the_bots_service_reads_no_log(system: Launched) -> None:
     """The bots service plays from the turns offered to its seats (their views only): it may not
     read a table's log, which holds every hand as dealt, nor the archive of finished logs."""
     table_id = await a_table(system)
@@ -242,7 +242,7 @@ def secret_forms(token: str) -> list[bytes]:
 
 
 async def test_the_gateway_s_credentials_never_read_a_token_nor_a_hidden_card(
-    system: Stack,
+    system: Launched,
 ) -> None:
     """Issue 26's test: a process holding the gateway's credentials subscribes to every subject
     they let it (the views of every table, the headers the stream republishes, presence, the
@@ -354,7 +354,7 @@ REFUSED = (nats.errors.TimeoutError, nats.errors.NoRespondersError)
 
 
 async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
-    system: Stack,
+    system: Launched,
 ) -> None:
     """The bots' consumer is made by the table service: the bots user may pull and acknowledge
     through it, read it, and nothing else (deleting it stopped every bot for good; a create with
@@ -403,7 +403,7 @@ async def test_the_bots_may_not_touch_their_consumer_nor_another_table_s_tokens(
 
 
 async def test_a_deleted_bots_consumer_is_made_again_and_the_bots_play_on(
-    system: Stack,
+    system: Launched,
 ) -> None:
     """The consumer deleted (by an operator: no service may): the table service's sweep makes it
     again, the bots, backing off meanwhile, take their turns from it, and a table of bots plays
@@ -424,7 +424,7 @@ async def test_a_deleted_bots_consumer_is_made_again_and_the_bots_play_on(
         await operator.close()
 
 
-async def test_a_request_without_a_reply_key_is_refused_and_does_nothing(system: Stack) -> None:
+async def test_a_request_without_a_reply_key_is_refused_and_does_nothing(system: Launched) -> None:
     """Its answer would cross NATS in clear, readable by anyone with the requester's credentials
     (bus.py): refused before anything is done. The same create with a key makes the table."""
     client = await connect(system, "gateway")
@@ -459,7 +459,7 @@ async def test_a_request_without_a_reply_key_is_refused_and_does_nothing(system:
     ],
 )
 async def test_requests_reach_only_the_service_that_answers_them(
-    system: Stack, role: str, subject: str
+    system: Launched, role: str, subject: str
 ) -> None:
     """A request carries its reply key (and a command its seat token) on a subject only its
     answering service may subscribe to: the table service's (``paiju.tables.>``), the bots

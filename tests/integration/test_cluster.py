@@ -45,10 +45,10 @@ from typing import Any
 import httpx
 import nats
 import pytest
-from e2e.stack import free_port
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
+from harness import free_port
 from integration.harness import Socket
 from paiju.log.replay import audit
 from paiju.log.report import describe

@@ -8,7 +8,7 @@ import re
 import signal
 from pathlib import Path
 
-from e2e.stack import running_stack, wait_until
+from harness import running_launched, wait_until
 
 STARTED = re.compile(r"started (nats-\S+) \(pid (\d+)\)")
 
@@ -21,7 +21,7 @@ def nats_pids(log: Path) -> list[int]:
 def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
     tmp_path: Path,
 ) -> None:
-    with running_stack(tmp_path, bot_delay=0) as stack:
+    with running_launched(tmp_path, bot_delay=0) as stack:
         # the launcher supervises once it has seen the gateway healthy itself
         wait_until(lambda: "press Ctrl-C" in stack.log.read_text(), 30, "the launcher to be up")
         first = nats_pids(stack.log)
@@ -45,7 +45,7 @@ def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
 
         wait_until(healthy, 60, "the services to reconnect to the restarted nats-server")
         created = stack.api("/api/tables", {"game": "guanpai", "players": 3})
-        stack.api(f"/api/tables/{created['id']}/bots", {})  # as its owner (Stack.api)
+        stack.api(f"/api/tables/{created['id']}/bots", {})  # as its owner (Launched.api)
 
         def finished() -> bool:
             return bool(stack.api(f"/api/tables/{created['id']}")["status"] == "finished")

@@ -25,10 +25,10 @@ import nats
 import nats.errors
 import nats.js.errors
 import pytest
-from e2e.stack import Stack, start_stack
 from nats.aio.client import Client
 from nats.js.api import StorageType, StreamConfig
 
+from harness import Launched, start_launched
 from integration import harness
 from paiju.log.replay import audit
 from paiju_services import access, subjects, views
@@ -54,25 +54,25 @@ RETIRE_AFTER = 4.0  # seconds: time enough to read a finished table before it is
 
 
 @pytest.fixture(scope="module")
-def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launched]:
     with pytest.MonkeyPatch.context() as env:
         # every service reads these at start; one finished log cached by the gateway, so that
         # reading a second table's log makes it read the first one from the store again
         env.setenv("PAIJU_RETIRE_AFTER", str(RETIRE_AFTER))
         env.setenv("PAIJU_MAX_LOG_CACHE", "1")
-        stack = start_stack(tmp_path_factory.mktemp("retire"), bot_delay=0)
+        stack = start_launched(tmp_path_factory.mktemp("retire"), bot_delay=0)
     try:
         yield stack
     finally:
         stack.stop()
 
 
-def nats_url(stack: Stack) -> str:
+def nats_url(stack: Launched) -> str:
     conf = (stack.root / "nats.conf").read_text()
     return f"nats://127.0.0.1:{conf.split('listen: 127.0.0.1:')[1].split()[0]}"
 
 
-async def connect(stack: Stack, role: str) -> Client:
+async def connect(stack: Launched, role: str) -> Client:
     password = (stack.root / "secrets" / f"{role}.password").read_text().strip()
     return await nats.connect(
         nats_url(stack),
@@ -83,7 +83,7 @@ async def connect(stack: Stack, role: str) -> Client:
     )
 
 
-def bot_table(stack: Stack, request_id: str | None = None) -> str:
+def bot_table(stack: Launched, request_id: str | None = None) -> str:
     """A 3-seat 关牌 table of bots only (they play it to the end at once)."""
     body: dict[str, Any] = {"game": "guanpai", "players": 3}
     if request_id is not None:
@@ -121,7 +121,7 @@ async def until(what: str, check: Any, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.1)
 
 
-async def finished(stack: Stack, table_id: str) -> None:
+async def finished(stack: Launched, table_id: str) -> None:
     async def done() -> bool:
         return bool(stack.api(f"/api/tables/{table_id}")["status"] == "finished")
 
@@ -136,7 +136,7 @@ async def retired(operator: Client, table_id: str) -> TableMeta:
     return await entry(operator, table_id)
 
 
-def reads(stack: Stack, table_id: str) -> dict[str, Any]:
+def reads(stack: Launched, table_id: str) -> dict[str, Any]:
     """What the gateway answers of a finished table: the replay's log, the export, a state
     in the middle of the match, the hands."""
     log = stack.api(f"/api/tables/{table_id}/log")
@@ -178,7 +178,7 @@ async def stock_archive(operator: Client, table_id: str) -> list[Stored]:
     return decode_archive(table_id, (await store.get(table_id)).data or b"")
 
 
-async def test_a_finished_table_is_retired_and_reads_the_same(system: Stack) -> None:
+async def test_a_finished_table_is_retired_and_reads_the_same(system: Launched) -> None:
     operator = await connect(system, "operator")
     try:
         store = EventStore(operator, operator.jetstream())
@@ -275,7 +275,7 @@ async def test_a_finished_table_is_retired_and_reads_the_same(system: Stack) -> 
 
 
 async def test_an_interrupted_retirement_is_finished_by_the_next_pass(
-    system: Stack, monkeypatch: pytest.MonkeyPatch
+    system: Launched, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A copy writes the archive and dies before its purge: the table stays readable from the
     stream, and the service's next pass finishes the retirement with the object it finds."""
@@ -316,7 +316,7 @@ async def test_an_interrupted_retirement_is_finished_by_the_next_pass(
         await operator.close()
 
 
-async def test_a_table_its_owner_closes_is_retired_too(system: Stack) -> None:
+async def test_a_table_its_owner_closes_is_retired_too(system: Launched) -> None:
     operator = await connect(system, "operator")
     try:
         table = str(system.api("/api/tables", {"game": "guanpai", "players": 3})["id"])
@@ -332,7 +332,7 @@ async def test_a_table_its_owner_closes_is_retired_too(system: Stack) -> None:
 
 @pytest.mark.parametrize("role", ["gateway", "bots"])
 async def test_only_the_table_service_purges_or_writes_the_archive(
-    system: Stack, role: str
+    system: Launched, role: str
 ) -> None:
     operator = await connect(system, "operator")
     client = await connect(system, role)
