@@ -70,14 +70,15 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Two pytest-xdist workers share the engine's tests and the browser tests (tests/conftest.py keeps
-# each running system, and the Pyodide run, in one worker); WORKERS=0 runs them in one process.
-# The integration tests run alone afterwards: one measures a burst against the gateway's rate
-# limit, which a second busy core slows below the limit.
-WORKERS ?= 2
+# One pytest for every test, with WORKERS pytest-xdist workers (WORKERS=0: one process). Most tests
+# wait (for a deal, a deadline, a page), so there are more workers than cores. tests/conftest.py
+# decides what runs where: a module with a module-scoped fixture in one worker, any other test
+# alone; slowest kinds first (browser and integration tests in turn, then the property tests).
+# Each worker starts its own running systems when it first needs one, so tests of different
+# workers never share a server. The 15 slowest tests are printed at the end.
+WORKERS ?= 4
 unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration --durations=15
-	$(BIN)/pytest tests/integration --durations=15
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --durations=15
 
 ## jsunit: the browser code's own unit tests (web-client/test/, node's built-in runner)
 jsunit:

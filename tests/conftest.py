@@ -13,8 +13,14 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import itertools
 import os
+import re
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -37,27 +43,89 @@ def example_factor() -> int:
 
 
 TESTS = Path(__file__).resolve().parent
-# With pytest-xdist (``-n 2 --dist loadgroup``) each of these runs in one worker: a folder whose
-# tests share a session fixture (a whole running system: nats-server, the services, Chromium) and
-# the Pyodide tests (one node process for the module). Two workers would each start their own copy:
-# no clash (free ports, per-worker temporary folders), but twice the work on a small machine.
-# (``make unit`` runs tests/integration in a pytest of its own after the rest: see the Makefile.)
-XDIST_GROUPS = {"integration": "integration", "e2e": "e2e", "test_pyodide.py": "pyodide"}
+ROOT = TESTS.parent
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+# --- which worker runs what (pytest-xdist) --------------------------------------------------------
+#
+# ``make test`` runs every test in one pytest with several workers (``-n N --dist loadgroup``). A
+# worker runs its tests one at a time; a test that needs a running system uses its worker's own
+# (a session fixture: nats-server, the services and, for the browser tests, Chromium, each started
+# the first time the worker needs it, on free ports and in the worker's own temporary folders), so
+# tests of different workers never share a server. The unit of work a worker is given:
+#
+# - a test module that defines a fixture of module scope (a system of its own with special
+#   settings, a recorded match, the Pyodide run's node process): the whole module, so that it is
+#   made once;
+# - any other test: the test alone, so that the slow ones spread over the workers.
+#
+# The units go out slowest kind first: browser tests and integration tests taken in turn (the
+# first use the cores, the second mostly wait), then the property tests, then the rest (many small
+# ones that fill the last minutes evenly).
+#
+# xdist's own ``loadgroup`` would read ``xdist_group`` marks, but pytest 9.2 ignores them
+# (pytest-xdist #1386: the mark's suffix to the node id no longer takes effect), so the scheduler
+# below replaces it whenever ``--dist loadgroup`` is asked for.
+
+MODULE_FIXTURE = re.compile(r"""@pytest\.fixture\([^)]*scope=["'](module|package)["']""")
+SLOW_FIRST = ("tests/e2e/", "tests/integration/")
+THEN = ("tests/engine/test_properties.py", "tests/engine/test_pyodide.py")
+
+
+@functools.cache
+def whole_module(path: str) -> bool:
+    """Whether the test module at ``path`` (relative to the root) defines a module-scoped fixture."""
+    file = ROOT / path
+    return file.suffix == ".py" and bool(MODULE_FIXTURE.search(file.read_text(encoding="utf-8")))
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module, or the test itself."""
+    module = nodeid.split("::", 1)[0]
+    return module if whole_module(module) else nodeid
+
+
+def slowest_kind_first(units: list[str]) -> list[str]:
+    """``units`` in the order they go out: browser and integration units in turn, then the property
+    and Pyodide tests, then the rest, each kind in collection order."""
+    kinds: list[list[str]] = [[] for _ in (*SLOW_FIRST, "then", "rest")]
+    for unit in units:
+        kind = next((i for i, prefix in enumerate(SLOW_FIRST) if unit.startswith(prefix)), None)
+        if kind is None:
+            kind = len(SLOW_FIRST) + (0 if unit.startswith(THEN) else 1)
+        kinds[kind].append(unit)
+    slow = kinds[: len(SLOW_FIRST)]
+    taken_in_turn = [unit for row in itertools.zip_longest(*slow) for unit in row if unit]
+    return taken_in_turn + kinds[-2] + kinds[-1]
+
+
+if importlib.util.find_spec("xdist") is not None:
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        """xdist's scope scheduling, with ``work_unit`` as the scope and the units ordered by
+        ``slowest_kind_first``."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not getattr(self, "_ordered", False):  # the first call: the queue is complete
+                self._ordered = True
+                order = slowest_kind_first(list(self.workqueue))
+                self.workqueue = OrderedDict((unit, self.workqueue[unit]) for unit in order)
+            super()._assign_work_unit(node)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        if config.getvalue("dist") == "loadgroup":
+            return UnitScheduling(config, log)
+        return None
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.pluginmanager.hasplugin("xdist"):
-        group_for_xdist(items)
     scale_own_examples(items)
-
-
-def group_for_xdist(items: list[pytest.Item]) -> None:
-    for item in items:
-        parts = item.path.parts[len(TESTS.parts) :] if item.path.is_relative_to(TESTS) else ()
-        group = next((XDIST_GROUPS[p] for p in parts if p in XDIST_GROUPS), None)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def scale_own_examples(items: list[pytest.Item]) -> None:
