@@ -209,7 +209,11 @@ async def test_the_bots_service_reads_no_log(system: Launched) -> None:
 
 
 GAMES = [(game["id"], game["variants"][0]["id"]) for game in list_games()]
-SHORTER = {"tiaoshu": {"limit": 40}}  # as test_every_game: the match end is the same rule
+# Shorter matches than the games' own: 跳数 to 40 points (as test_every_game: the match end is the
+# same rule), 打棒 two hands rather than until a side has climbed every level (test_every_game
+# plays that match end; two hands give this test every kind of frame: the hands, the sheet between
+# them, the next deal's commitment and seeding).
+SHORTER = {"tiaoshu": {"limit": 40}, "dabang": {"hands": 2}}
 
 
 async def play_with_bots(
