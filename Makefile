@@ -73,7 +73,8 @@ typecheck: $(STAMP)
 # One pytest for every test, with WORKERS pytest-xdist workers (WORKERS=0: one process). Most tests
 # wait (for a deal, a deadline, a page), so there are more workers than cores. tests/conftest.py
 # decides what runs where: a module with a module-scoped fixture in one worker, any other test
-# alone; slowest kinds first (browser and integration tests in turn, then the property tests).
+# alone; browser tests in two workers only (PAIJU_BROWSER_WORKERS), each with Chromium and Pyodide
+# busy on a core, integration tests first in the others, then the property tests and the rest.
 # Each worker starts its own running systems when it first needs one, so tests of different
 # workers never share a server. The 15 slowest tests are printed at the end.
 WORKERS ?= 4

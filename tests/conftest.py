@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import itertools
 import os
 import re
 from collections import OrderedDict
@@ -59,17 +58,24 @@ ROOT = TESTS.parent
 #   made once;
 # - any other test: the test alone, so that the slow ones spread over the workers.
 #
-# The units go out slowest kind first: browser tests and integration tests taken in turn (the
-# first use the cores, the second mostly wait), then the property tests, then the rest (many small
-# ones that fill the last minutes evenly).
+# Browser tests run in the first ``PAIJU_BROWSER_WORKERS`` workers only (2 by default): each drives
+# Chromium with Pyodide in it, so two use both cores, and four at once on two cores made the pages
+# miss their 20 s waits. Those workers take browser tests first and then whatever is left; the
+# others take the integration tests first (they mostly wait), then the property and Pyodide tests,
+# then the rest (many small ones that fill the last minutes evenly).
 #
 # xdist's own ``loadgroup`` would read ``xdist_group`` marks, but pytest 9.2 ignores them
 # (pytest-xdist #1386: the mark's suffix to the node id no longer takes effect), so the scheduler
 # below replaces it whenever ``--dist loadgroup`` is asked for.
 
 MODULE_FIXTURE = re.compile(r"""@pytest\.fixture\([^)]*scope=["'](module|package)["']""")
-SLOW_FIRST = ("tests/e2e/", "tests/integration/")
-THEN = ("tests/engine/test_properties.py", "tests/engine/test_pyodide.py")
+BROWSER = "tests/e2e/"
+KINDS = (
+    BROWSER,
+    "tests/integration/",
+    ("tests/engine/test_properties.py", "tests/engine/test_pyodide.py"),
+)
+BROWSER_WORKERS = int(os.environ.get("PAIJU_BROWSER_WORKERS", "2"))
 
 
 @functools.cache
@@ -86,17 +92,18 @@ def work_unit(nodeid: str) -> str:
 
 
 def slowest_kind_first(units: list[str]) -> list[str]:
-    """``units`` in the order they go out: browser and integration units in turn, then the property
-    and Pyodide tests, then the rest, each kind in collection order."""
-    kinds: list[list[str]] = [[] for _ in (*SLOW_FIRST, "then", "rest")]
-    for unit in units:
-        kind = next((i for i, prefix in enumerate(SLOW_FIRST) if unit.startswith(prefix)), None)
-        if kind is None:
-            kind = len(SLOW_FIRST) + (0 if unit.startswith(THEN) else 1)
-        kinds[kind].append(unit)
-    slow = kinds[: len(SLOW_FIRST)]
-    taken_in_turn = [unit for row in itertools.zip_longest(*slow) for unit in row if unit]
-    return taken_in_turn + kinds[-2] + kinds[-1]
+    """``units`` in the order they go out: browser tests, integration tests, the property and
+    Pyodide tests, then the rest, each kind in collection order."""
+
+    def kind(unit: str) -> int:
+        return next((i for i, prefix in enumerate(KINDS) if unit.startswith(prefix)), len(KINDS))
+
+    return sorted(units, key=kind)  # a stable sort: collection order within a kind
+
+
+def may_run_browsers(worker: str) -> bool:
+    """Whether the worker named ``worker`` (``gw0``, ``gw1``, ...) may be given browser tests."""
+    return int(worker.removeprefix("gw")) < BROWSER_WORKERS
 
 
 if importlib.util.find_spec("xdist") is not None:
@@ -110,11 +117,23 @@ if importlib.util.find_spec("xdist") is not None:
             return work_unit(nodeid)
 
         def _assign_work_unit(self, node: Any) -> None:
+            """Give ``node`` the first unit of the queue it may take (a browser worker: the first
+            browser unit if any is left); a worker that may take none and has nothing left to
+            run is shut down."""
             if not getattr(self, "_ordered", False):  # the first call: the queue is complete
                 self._ordered = True
                 order = slowest_kind_first(list(self.workqueue))
                 self.workqueue = OrderedDict((unit, self.workqueue[unit]) for unit in order)
-            super()._assign_work_unit(node)
+            browsers = may_run_browsers(node.gateway.id)
+            unit = next((u for u in self.workqueue if browsers or not u.startswith(BROWSER)), None)
+            if unit is None:
+                if not self._pending_of(self.assigned_work.get(node, {})):
+                    node.shutdown()
+                return
+            tests = self.workqueue.pop(unit)
+            self.assigned_work.setdefault(node, {})[unit] = tests
+            collection = self.registered_collections[node]
+            node.send_runtest_some([collection.index(t) for t, done in tests.items() if not done])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
