@@ -144,6 +144,7 @@ async def test_a_responder_refuses_past_its_bounds_and_what_waited_too_long(bare
         one_by_one = Responder(nc, "test-turn", max_wait=0.35)
         await one_by_one.serve("test.turn", in_turn)
         await nc.flush()
+        await answering(client, "test.turn")
         answers = await asyncio.gather(*(ask("test.turn") for _ in range(12)))
         codes = [code for code, _, _ in answers]
         assert codes.count(None) >= 1 and codes.count("overloaded") >= 6, codes
@@ -205,7 +206,9 @@ async def test_an_overloaded_table_service_is_answered_503_at_once(tmp_path: Pat
     stack = Stack(tmp_path)
     stack.start_nats()
     try:
-        stack.start("tables", "--max-in-flight", str(SLOTS))
+        # the fills held by the paused bots service keep their slots for as long as the copy
+        # waits for an answer: longer than a busy machine may take to see them all held
+        stack.start("tables", "--max-in-flight", str(SLOTS), "--request-timeout", "30")
         bots = stack.start("bots")
         stack.start("gateway")
         async with httpx.AsyncClient(base_url=stack.http, timeout=30.0) as http:
@@ -276,7 +279,20 @@ async def test_an_overloaded_table_service_is_answered_503_at_once(tmp_path: Pat
         stack.stop()
 
 
-async def until_overloaded(http: httpx.AsyncClient, table: str, timeout: float = 10.0) -> None:
+async def answering(client: nats.aio.client.Client, subject: str, timeout: float = 10.0) -> None:
+    """Wait until ``subject`` has a responder the server knows of (a subscription reaches the
+    server a moment after it is made: on a busy machine, later than its client's flush)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            await bus.ask(client, subject, b"{}", timeout)
+            return
+        except nats.errors.NoRespondersError:
+            assert time.monotonic() < deadline, f"nobody answers {subject}"
+            await asyncio.sleep(0.05)
+
+
+async def until_overloaded(http: httpx.AsyncClient, table: str, timeout: float = 30.0) -> None:
     """Wait until the copy refuses a request: every slot is held."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
