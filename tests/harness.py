@@ -51,6 +51,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOT_DELAY = 0.15  # seconds a bot waits before it plays: quick tests, yet every state is seen
+AUTO_DELAY = 0.3  # seconds before the server plays for a seat in 托管 (1 s in a product)
 T = TypeVar("T")
 _warmed: set[str] = set()
 
@@ -230,6 +231,8 @@ class Stack:
             "0.5",
             *flags,
         ]
+        if service == "tables":
+            argv += ["--auto-delay", str(AUTO_DELAY)]
         if service == "gateway":
             warm_static_cache()
             self.gateway_port = free_port()
@@ -341,7 +344,8 @@ def write_config(root: Path, nats_port: int, http_port: int, bot_delay: float) -
     config.write_text(
         f'logs = "{root / "log"}"\n\n'
         f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = ["{nats_conf}"]\n\n'
-        f"[settings]\nreplicas = 1\nbot_delay = {bot_delay}\nsweep_interval = 0.5\n\n"
+        f"[settings]\nreplicas = 1\nbot_delay = {bot_delay}\nauto_delay = {AUTO_DELAY}\n"
+        "sweep_interval = 0.5\n\n"
         '[[process]]\nname = "tables"\nservice = "tables"\ncopies = 1\n\n'
         '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 1\n\n'
         f'[[process]]\nname = "gateway"\nservice = "gateway"\ncopies = 1\nport = {http_port}\n'

@@ -57,6 +57,9 @@ class Settings(msgspec.Struct, kw_only=True):
     keep_retired: float = 365 * 86400.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
+    # table service: seconds before the server plays for a seat in 托管 (a turn of its own, so
+    # that a player sees each automatic play happen rather than a burst of them)
+    auto_delay: float = 1.0
     # gateway
     host: str = "127.0.0.1"
     port: int = 8000

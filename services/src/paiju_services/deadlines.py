@@ -25,7 +25,6 @@ from paiju_services.inputs import clean_clock
 from paiju_services.messages import TableMeta
 from paiju_services.store import StoreError
 
-AUTO_DELAY = 1.0  # seconds before the server plays for a seat in 托管
 # events that do not restart a clock: a 继续 and the seed it carries (the gate counts from the
 # hand's end) and a 托管 switch (a seat switching 托管 on or off does not give the seat to act
 # more time)
@@ -36,7 +35,7 @@ QUIET = frozenset({"continued", "seed_added", "auto_set"})
 class Pending:
     """The deadline a table waits for: ``seat`` (None: the 继续 gate between hands) must decide
     a ``kind`` of decision by ``at`` (epoch seconds), computed on the log at ``version``; ``auto``:
-    the seat is in 托管 (played after ``AUTO_DELAY``)."""
+    the seat is in 托管 (played after the ``auto_delay`` setting)."""
 
     seat: int | None
     kind: str
@@ -93,12 +92,14 @@ def pending(
     clock: Mapping[str, int],
     people: frozenset[int],
     since: float,
+    auto_delay: float,
     gate: frozenset[int] | None = None,
 ) -> Pending | None:
     """The deadline the table waits for after its log's last event, whose wait began at
     ``since`` (the stream time of the last event that is not ``QUIET``); None: nobody is timed.
-    ``people``: the human seats (bots are not timed); ``gate``: those the next hand waits for
-    (``present``: not a bot's, nor one whose player left; default ``people``)."""
+    ``people``: the human seats (bots are not timed); ``auto_delay``: the seconds before a seat
+    in 托管 is played for; ``gate``: those the next hand waits for (``present``: not a bot's, nor
+    one whose player left; default ``people``)."""
     kind = api.clock_kind(state)
     if kind is None:
         return None
@@ -111,7 +112,7 @@ def pending(
     if seat is None or seat not in people:
         return None
     if seat in state.auto:
-        return Pending(seat, kind, state.version, since + AUTO_DELAY, auto=True)
+        return Pending(seat, kind, state.version, since + auto_delay, auto=True)
     seconds = clock.get(kind, 0)
     if seconds <= 0:
         return None

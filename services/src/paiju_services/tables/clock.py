@@ -6,13 +6,13 @@ faces (``paiju.api.clock_kind``: a play, a bid, burying the kitty; ``continue`` 
 of a match) and the stream time of the event its wait began with (the JetStream message's time)
 give it, with the table's clock (``TableMeta.clock``: seconds per kind, 0 for no limit):
 
-- a seat to act: the last event's time + that kind's seconds; a seat in 托管: + ``AUTO_DELAY``;
+- a seat to act: the last event's time + that kind's seconds; a seat in 托管: + the ``auto_delay`` setting;
 - between hands: the time the hand ended (the last event other than a 继续 or a 托管 switch) +
   the ``continue`` seconds, unless every human seat has pressed 继续 (the deal follows at once).
 
 Bots are never timed (the bots service plays them), nor are seats of a table without a limit for
 that kind. A seat whose player left during the match is in 托管 for good: played after
-``AUTO_DELAY``, and never waited for at the 继续 gate.
+``auto_delay``, and never waited for at the 继续 gate.
 
 Every copy of the table service computes the pending deadline of each live table it
 knows: at start and every ``sweep_interval`` (those in play, kept in an index), and after every
@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -47,7 +48,6 @@ from paiju.errors import RuleError
 from paiju.protocol import Abandon, AutoMove, AutoPlay, Command, SetAuto
 from paiju.table import TableState
 from paiju_services.deadlines import (
-    AUTO_DELAY,
     Pending,
     abandon_since,
     humans,
@@ -247,7 +247,14 @@ class Clock:
             if not table.settled:
                 return None
             meta = entry.meta
-            return pending(table.state, table_clock(meta), humans(meta), start[1], present(meta))
+            return pending(
+                table.state,
+                table_clock(meta),
+                humans(meta),
+                start[1],
+                writer.settings.auto_delay,
+                present(meta),
+            )
 
     async def _after_own_append(self, table: TableLog) -> Pending | None:
         """The deadline right after this copy's own append (the caller holds the lock): its
@@ -261,7 +268,14 @@ class Clock:
         meta = (await self.writer.meta(table.table_id)).meta
         if self.released.get(table.table_id, table.state.hand_no) != table.state.hand_no:
             del self.released[table.table_id]  # the hand it released is dealt
-        return pending(table.state, table_clock(meta), humans(meta), since, present(meta))
+        return pending(
+            table.state,
+            table_clock(meta),
+            humans(meta),
+            since,
+            self.writer.settings.auto_delay,
+            present(meta),
+        )
 
     async def watch(self, table_id: str) -> None:
         """Set the table's timer to its pending deadline (or none)."""
@@ -285,7 +299,7 @@ class Clock:
             await asyncio.shield(self.fire(table_id, due))
         except (ServiceError, RuleError, StoreError) as exc:
             log(logger, "deadline not fired", logging.WARNING, table=table_id, error=str(exc))
-            await asyncio.sleep(AUTO_DELAY)
+            await asyncio.sleep(self.writer.settings.auto_delay * (1 + random.random()))
         self.poke(table_id)
 
     # --- firing ----------------------------------------------------------------------------------

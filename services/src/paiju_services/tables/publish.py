@@ -131,7 +131,11 @@ class Publisher:
         for offset, (event, state) in enumerate(zip(events, states, strict=True)):
             version = first + offset + 1
             settled = offset == last and not api.passing(state)
-            due = _due(state, meta, since) if settled and since is not None else None
+            due = (
+                _due(state, meta, since, self.writer.settings.auto_delay)
+                if settled and since is not None
+                else None
+            )
             parts: list[tuple[int | None, bytes]] = [
                 (None, body(state, None, version, settled, due))
             ]
@@ -184,7 +188,11 @@ class Publisher:
         entry = await self.writer.meta(table.table_id)
         settled = table.settled and not api.passing(table.state)
         since = await self.since(table) if settled else None
-        due = _due(table.state, entry.meta, since) if since is not None else None
+        due = (
+            _due(table.state, entry.meta, since, self.writer.settings.auto_delay)
+            if since is not None
+            else None
+        )
 
         def at(version: int, data: bytes) -> ViewAt:
             if seat is not None and key is not None:
@@ -210,8 +218,10 @@ def _wait_version(table: TableLog) -> int:
     return 0
 
 
-def _due(state: TableState, meta: TableMeta, since: float) -> tuple[int, int | None] | None:
-    due = pending(state, table_clock(meta), humans(meta), since, present(meta))
+def _due(
+    state: TableState, meta: TableMeta, since: float, auto_delay: float
+) -> tuple[int, int | None] | None:
+    due = pending(state, table_clock(meta), humans(meta), since, auto_delay, present(meta))
     return None if due is None else (due.at_ms, due.seat)
 
 
