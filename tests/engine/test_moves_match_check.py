@@ -28,7 +28,7 @@ Where a list is a documented sample, the check goes one way only (every listed m
 打棒's burial, "A few sensible burials to offer (``decide`` accepts any 8 cards by the rules)"
 (paiju/games/dabang.py), and a trick game's follow from a hand short of the led suit, "the
 required cards with a few fillers … ``follow_error`` accepts any legal follow; this lists what a
-player reasonably chooses among" (``paiju.tricks.follow_candidates``).
+player reasonably chooses among" (``paiju.trick_rules.follow_candidates``).
 """
 
 from __future__ import annotations

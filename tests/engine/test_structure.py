@@ -55,7 +55,6 @@ ENGINE_LONG: frozenset[str] = frozenset(
         "paiju.games.guanpai",
         "paiju.protocol",
         "paiju.table",
-        "paiju.tricks",
     }
 )
 

@@ -1,7 +1,7 @@
-"""The trick-taking core (``paiju.tricks``) on its own: the card order with trumps and a level rank,
-lead shapes and the follow rules as data (each substitute order of 死棒), the trick's winner with
-trumps and side suits, and the points a trick captures. The order and rules used are 打棒's (hearts
-trump, level 3, the 2s always trump) unless a test says otherwise."""
+"""The rules of a trick (``paiju.trick_rules``) on their own: the card order with trumps and a
+level rank, lead shapes and the follow rules as data (each substitute order of 死棒), the trick's
+winner with trumps and side suits, and the points a trick captures. The order and rules used are
+打棒's (hearts trump, level 3, the 2s always trump) unless a test says otherwise."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from paiju.cards import build_deck, format_cards, parse_cards
-from paiju.tricks import (
+from paiju.trick_rules import (
     NO_KEY,
     TRUMP,
     FollowRules,
