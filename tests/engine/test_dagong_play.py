@@ -19,17 +19,10 @@ from story import Table, run_table
 
 from paiju import api, bots
 from paiju.cards import format_cards, parse_card, parse_cards
-from paiju.games.dagong import (
-    GAME,
-    HAND_SIZE,
-    DagongState,
-    called_card,
-    first_dealer,
-    points_of,
-    settle,
-    xiqian_of,
-)
+from paiju.games.dagong import GAME, DagongState
+from paiju.games.dagong_calling import HAND_SIZE, called_card, first_dealer
 from paiju.games.dagong_combos import LINEAR
+from paiju.games.dagong_scoring import points_of, settle, xiqian_of
 from paiju.protocol import Bid, Dealt, HandEnded, Pass, Play, Played, Reading, ScoreLine
 from paiju.selfcheck import check_views_hide_hands
 from paiju.table import copy_with

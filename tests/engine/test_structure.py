@@ -51,7 +51,6 @@ ENGINE_LONG: frozenset[str] = frozenset(
         "paiju.climbing",
         "paiju.games.banzipao",
         "paiju.games.dabang",
-        "paiju.games.dagong",
         "paiju.games.guanpai",
         "paiju.protocol",
         "paiju.table",
