@@ -22,7 +22,7 @@ from story import Table, dealt
 
 from paiju import api, fairness
 from paiju.cards import build_deck, format_cards, parse_card, parse_cards, rank_counts
-from paiju.climbing import Combo, group_by_rank, take
+from paiju.climbing import Combo
 from paiju.errors import RuleError
 from paiju.games import banzipao
 from paiju.games.banzipao import GAME, BanzipaoState, combo_of, tianpai_of, tianpai_winner
@@ -37,6 +37,7 @@ from paiju.protocol import (
     Play,
     ScoreLine,
 )
+from paiju.rank_patterns import group_by_rank, take
 from paiju.selfcheck import InvariantBroken, check_views_hide_hands
 
 # --- positions ------------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from story import Table
 
 from paiju.cards import rank_counts
-from paiju.climbing import group_by_rank, take
 from paiju.errors import RuleError
 from paiju.games.guanpai import GAME, GuanpaiState, classify_cards
+from paiju.rank_patterns import group_by_rank, take
 
 
 def brute_force(state: GuanpaiState, seat: int) -> set[tuple[int, ...]]:

@@ -48,7 +48,6 @@ ENGINE_LONG: frozenset[str] = frozenset(
     {
         "paiju.cli",
         "paiju.client",
-        "paiju.climbing",
         "paiju.games.banzipao",
         "paiju.games.dabang",
         "paiju.games.guanpai",

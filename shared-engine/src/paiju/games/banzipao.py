@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from paiju.cards import Card, Hand, build_deck, format_card, parse_card, rank_counts
-from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo, group_by_rank, take, windows
+from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo
 from paiju.errors import RuleError, register_messages
 from paiju.protocol import (
     Bid,
@@ -43,6 +43,7 @@ from paiju.protocol import (
     TrickWon,
     net_scores,
 )
+from paiju.rank_patterns import group_by_rank, take, windows
 from paiju.sides import Sides, mark_holders, teams
 from paiju.table import (
     MATCH_HANDS,

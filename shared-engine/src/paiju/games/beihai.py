@@ -31,8 +31,9 @@ from itertools import combinations, product
 from typing import Any, ClassVar, Literal, TypeVar
 
 from paiju.cards import RANKS, Card, Hand, build_deck, parse_card
-from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo, group_by_rank
+from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo
 from paiju.errors import register_messages
+from paiju.rank_patterns import group_by_rank
 from paiju.table import Config, OptionLabel
 from paiju.words import CLIMBING_WORDS, CORE_WORDS, Words, merged
 

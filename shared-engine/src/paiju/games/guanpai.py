@@ -15,18 +15,10 @@ from itertools import chain
 from typing import Any, ClassVar, Literal
 
 from paiju.cards import Card, Hand, build_deck, card_codes, parse_card, rank_counts
-from paiju.climbing import (
-    Candidate,
-    ClimbingGame,
-    ClimbState,
-    Combo,
-    group_by_rank,
-    kicker_patterns,
-    take,
-    windows,
-)
+from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo
 from paiju.errors import RuleError, register_messages
 from paiju.protocol import HandEnded, Played, ScoreLine, net_scores
+from paiju.rank_patterns import group_by_rank, kicker_patterns, take, windows
 from paiju.table import (
     MATCH_HANDS,
     Changes,
