@@ -16,7 +16,8 @@ from story import Table
 
 from paiju.cards import rank_counts
 from paiju.errors import RuleError
-from paiju.games.guanpai import GAME, GuanpaiState, classify_cards
+from paiju.games.guanpai import GAME, GuanpaiState
+from paiju.games.guanpai_combos import classify_cards
 from paiju.rank_patterns import group_by_rank, take
 
 

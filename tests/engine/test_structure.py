@@ -50,7 +50,6 @@ ENGINE_LONG: frozenset[str] = frozenset(
         "paiju.client",
         "paiju.games.banzipao",
         "paiju.games.dabang",
-        "paiju.games.guanpai",
         "paiju.protocol",
         "paiju.table",
     }

@@ -38,6 +38,9 @@ from paiju.games import (
     dagong,
     dagong_combos,
     guanpai,
+    guanpai_catalogue,
+    guanpai_combos,
+    guanpai_moves,
     tiaoshu,
 )
 from paiju.protocol import Command, Event, HandEnded, Pass, Play, Played
@@ -50,7 +53,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "shared-engine" / "src" / "paiju"
 WEB_JS = ROOT / "web-client" / "js"
 GAME_IDS = sorted(GAMES)
-MODULES = {"guanpai": [guanpai], "dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
+MODULES = {"dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
+MODULES["guanpai"] = [guanpai, guanpai_combos, guanpai_moves]
 MODULES["banzipao"] = [banzipao]
 MODULES["dagong"] = [dagong, dagong_combos]
 MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring]
@@ -255,15 +259,16 @@ def test_every_error_code_raised_anywhere_in_the_engine_has_a_message() -> None:
 def test_a_game_s_codes_are_its_own_and_registered_with_its_module() -> None:
     """The core keeps the codes of the table, the deal and the plays every climbing game checks;
     a game's codes are registered when its module is imported, and no code gets two meanings."""
-    assert "must_beat" in guanpai.WORDS.errors and "must_beat" not in errors.CORE_MESSAGES
+    must_beat = guanpai_catalogue.WORDS.errors["must_beat"]
+    assert "must_beat" not in errors.CORE_MESSAGES
     assert "call_own_card" in banzipao.WORDS.errors and "call_own_card" in errors.MESSAGES
     # the speaking round is the core's, and so is its refusal of a word
     assert "bid_not_allowed" in errors.CORE_MESSAGES
-    assert errors.MESSAGES["must_beat"] == guanpai.WORDS.errors["must_beat"]
-    errors.register_messages({"must_beat": guanpai.WORDS.errors["must_beat"]})  # the same: fine
+    assert errors.MESSAGES["must_beat"] == must_beat
+    errors.register_messages({"must_beat": must_beat})  # the same: fine
     with pytest.raises(ValueError, match="must_beat"):
         errors.register_messages({"must_beat": ("别的", "something else")})
-    assert errors.MESSAGES["must_beat"] == guanpai.WORDS.errors["must_beat"]
+    assert errors.MESSAGES["must_beat"] == must_beat
 
 
 def test_every_event_type_is_named_by_some_game() -> None:
