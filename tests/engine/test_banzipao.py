@@ -25,7 +25,8 @@ from paiju.cards import build_deck, format_cards, parse_card, parse_cards, rank_
 from paiju.climbing import Combo
 from paiju.errors import RuleError
 from paiju.games import banzipao
-from paiju.games.banzipao import GAME, BanzipaoState, combo_of, tianpai_of, tianpai_winner
+from paiju.games.banzipao import GAME, BanzipaoState
+from paiju.games.banzipao_combos import beats, combo_of, generate, tianpai_of, tianpai_winner
 from paiju.protocol import (
     Bid,
     CallCard,
@@ -969,7 +970,7 @@ def brute_force(hand: tuple[int, ...], lead: Combo | None) -> set[tuple[int, ...
         if not any(pick):
             continue
         combo = combo_of(take(groups, [(r, n) for r, n in enumerate(pick) if n]))
-        if combo is not None and (lead is None or banzipao.beats(combo, lead)):
+        if combo is not None and (lead is None or beats(combo, lead)):
             found.add(pick)
     return found
 
@@ -992,9 +993,7 @@ def position(
     )
     state = dataclasses.replace(base, **GAME.start_hand(base) | {"dealer": 0, "bao": 0})
     if lead_kind is not None:
-        plays = [
-            p for p in banzipao.generate(tuple(sorted(others)), None) if p[1].kind == lead_kind
-        ]
+        plays = [p for p in generate(tuple(sorted(others)), None) if p[1].kind == lead_kind]
         if plays:  # (a 滚筒 may be missing from the other cards)
             cards, combo = rng.choice(plays)
             actions = (None, cards, None, None)

@@ -48,7 +48,6 @@ ENGINE_LONG: frozenset[str] = frozenset(
     {
         "paiju.cli",
         "paiju.client",
-        "paiju.games.banzipao",
         "paiju.games.dabang",
         "paiju.protocol",
         "paiju.table",

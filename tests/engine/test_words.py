@@ -30,6 +30,9 @@ from paiju.cards import build_deck
 from paiju.climbing import ClimbingGame
 from paiju.games import (
     banzipao,
+    banzipao_catalogue,
+    banzipao_combos,
+    banzipao_scoring,
     beihai,
     dabang,
     dabang_cards,
@@ -55,7 +58,7 @@ WEB_JS = ROOT / "web-client" / "js"
 GAME_IDS = sorted(GAMES)
 MODULES = {"dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
 MODULES["guanpai"] = [guanpai, guanpai_combos, guanpai_moves]
-MODULES["banzipao"] = [banzipao]
+MODULES["banzipao"] = [banzipao, banzipao_combos, banzipao_scoring]
 MODULES["dagong"] = [dagong, dagong_combos]
 MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
@@ -184,8 +187,8 @@ def possible_reasons(game_id: str) -> set[str]:
             for three, ace in itertools.product(range(4), repeat=2):
                 found |= {line.reason for line in dabei.settle(order, three, ace, 6, 3)}
     if game_id == "banzipao":
-        found |= {reason for reason, _ in banzipao.BONUS_PER_HEAD.values()}
-        found |= set(banzipao.TIANPAI_PER_HEAD)
+        found |= {reason for reason, _ in banzipao_scoring.BONUS_PER_HEAD.values()}
+        found |= set(banzipao_scoring.TIANPAI_PER_HEAD)
     return found
 
 
@@ -261,7 +264,7 @@ def test_a_game_s_codes_are_its_own_and_registered_with_its_module() -> None:
     a game's codes are registered when its module is imported, and no code gets two meanings."""
     must_beat = guanpai_catalogue.WORDS.errors["must_beat"]
     assert "must_beat" not in errors.CORE_MESSAGES
-    assert "call_own_card" in banzipao.WORDS.errors and "call_own_card" in errors.MESSAGES
+    assert "call_own_card" in banzipao_catalogue.WORDS.errors and "call_own_card" in errors.MESSAGES
     # the speaking round is the core's, and so is its refusal of a word
     assert "bid_not_allowed" in errors.CORE_MESSAGES
     assert errors.MESSAGES["must_beat"] == must_beat
@@ -310,7 +313,7 @@ def test_a_game_s_words_are_the_shared_ones_and_its_own() -> None:
             assert set(CLIMBING_WORDS.kinds) <= set(words.kinds)
     assert dabei.WORDS.kinds == tiaoshu.WORDS.kinds == beihai.WORDS.kinds
     # a later part takes precedence: 板子炮 says who speaks first after its deal
-    assert banzipao.WORDS.events["dealt"][0] == "发牌，{name} 先发言"
+    assert banzipao_catalogue.WORDS.events["dealt"][0] == "发牌，{name} 先发言"
     assert merged(Words(kinds={"a": ("甲", "a")}), Words(kinds={"a": ("乙", "b")})).kinds["a"] == (
         "乙",
         "b",
@@ -318,7 +321,7 @@ def test_a_game_s_words_are_the_shared_ones_and_its_own() -> None:
 
 
 def test_an_answer_is_named_after_an_earlier_word() -> None:
-    words = banzipao.WORDS
+    words = banzipao_catalogue.WORDS
     assert words.said("bid", "pass") == ("不包", "No bid (不包)")
     assert words.said("bid", "pass", ["pass", "pass"]) == ("不包", "No bid (不包)")
     assert words.said("bid", "pass", ["pass", "bao"], form="badge") == ("不反包", "No counter")

@@ -13,23 +13,30 @@ Who wins: with a 包 or 反包, whoever of the fighters goes out first; in the t
 docs/rules/banzipao.md quotes the phrase behind every choice; each reading the text leaves open is
 an option of ``BanzipaoOptions``.
 
->>> from paiju.cards import parse_cards
->>> [combo_of(parse_cards(t)).kind for t in ("6S", "KS KH", "3S 4S 5H", "QS QH QC")]
-['single', 'pair', 'straight', 'bomb']
->>> [combo_of(parse_cards(t)).kind for t in ("7S 7H 8S 8H 9S 9H", "4S 4H 4C 4D", "6S 6H 6C 7S 7H 7C 8S 8H 8C")]
-['banzipao', 'dou', 'guntong']
+Its parts: the combinations (``banzipao_combos``), the settlement (``banzipao_scoring``), and
+the option names, words and catalogue entry (``banzipao_catalogue``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from paiju.cards import Card, Hand, build_deck, format_card, parse_card, rank_counts
+from paiju.cards import Card, Hand, build_deck, format_card, parse_card
 from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo
-from paiju.errors import RuleError, register_messages
+from paiju.errors import RuleError
+from paiju.games.banzipao_catalogue import INFO, OPTION_LABELS, WORDS
+from paiju.games.banzipao_combos import beats, combo_of, generate, tianpai_winner
+from paiju.games.banzipao_scoring import (
+    bao_lines,
+    bonus_lines,
+    fanbao_lines,
+    settled_captures,
+    tianpai_lines,
+    two_against_two_lines,
+)
 from paiju.protocol import (
     Bid,
     BidMade,
@@ -43,141 +50,13 @@ from paiju.protocol import (
     TrickWon,
     net_scores,
 )
-from paiju.rank_patterns import group_by_rank, take, windows
 from paiju.sides import Sides, mark_holders, teams
-from paiju.table import (
-    MATCH_HANDS,
-    Changes,
-    Config,
-    GameInfo,
-    OptionLabel,
-    Variant,
-    copy_with,
-    holder_of,
-)
-from paiju.words import CLIMBING_WORDS, CORE_WORDS, Holder, Said, Words, merged
+from paiju.table import Changes, Config, GameInfo, copy_with, holder_of
 
-PLAYERS = 4
 HAND_SIZE = 13  # "每人13张": one deck among four
-TWO = 12  # the notation's rank of 2, the highest; no run contains it
 SPADE_SEVEN: Card = parse_card("7S")  # its holder is the dealer (庄家)
 
-# "共包括9种牌型": one rank several times, and runs of consecutive ranks (never the 2).
-SETS: dict[int, str] = {1: "single", 2: "pair", 3: "bomb", 4: "dou"}
-RUNS: dict[int, str] = {1: "straight", 2: "banzipao", 3: "guntong"}  # by cards per rank
-RUN_MIN = 3  # "3个或3个以上", "3对或3对以上", "连续3个或3个以上的炸弹"
-# What beats what: a kind beats every kind of a lower tier ("可以打以上…种牌型"); single, pair and
-# straight share tier 0 and never meet ("单张、对子与顺子间不能互相比较大小").
-TIER: dict[str, int] = {
-    "single": 0,
-    "pair": 0,
-    "straight": 0,
-    "bomb": 1,
-    "banzipao": 2,
-    "dou": 3,
-    "guntong": 4,
-}
-# Within a kind: straights only at equal length ("必须张数相同"); 板子炮 and 滚筒 longer first, then
-# rank ("首先看板子炮的长度"); the rest by rank. A combination's key is its (top) rank.
-LONGER_WINS = frozenset({"banzipao", "guntong"})
-
-# 附加分: what each other player pays the capturer of a round won by a big combination.
-BONUS_PER_HEAD: dict[tuple[str, bool], tuple[str, int]] = {
-    ("dou", False): ("dou", 1),  # "豆附加+3分给得牌者(其他每人-1分)"
-    ("dou", True): ("dou_twos", 2),  # "四个二2222附加+6分(其他每人-2分)"
-    ("guntong", False): ("guntong", 3),  # "滚筒附加+9分(其他每人-3分)"
-}
-
-# 天牌: what each other player pays the winner.
-TIANPAI_PER_HEAD: dict[str, int] = {"gunlong": 12, "shisanlan": 6}
-
 Mode = Literal["bao", "fanbao", "call"]
-
-
-def combo_of(cards: Sequence[Card]) -> Combo | None:
-    """What ``cards`` are in 板子炮, or None if they are no play (a 滚龙 is never played: its
-    holder has won at the deal)."""
-    counts = rank_counts(cards)
-    ranks = [r for r, k in enumerate(counts) if k]
-    if not ranks or ranks[-1] > TWO:
-        return None
-    widths = {counts[r] for r in ranks}
-    if len(widths) != 1:
-        return None
-    width = widths.pop()
-    if len(ranks) == 1:
-        kind = SETS.get(width)
-        return None if kind is None else Combo(kind, ranks[0], len(cards))
-    top = ranks[-1]
-    run = len(ranks) >= RUN_MIN and top - ranks[0] == len(ranks) - 1 and top < TWO
-    kind = RUNS.get(width) if run else None
-    return None if kind is None else Combo(kind, top, len(cards))
-
-
-def beats(combo: Combo, lead: Combo) -> bool:
-    """Whether ``combo`` may be played on ``lead``."""
-    tier, lead_tier = TIER[combo.kind], TIER[lead.kind]
-    if tier != lead_tier:
-        return tier > lead_tier
-    if combo.kind != lead.kind:
-        return False
-    if combo.kind in LONGER_WINS:
-        return (combo.size, combo.key) > (lead.size, lead.key)
-    return combo.size == lead.size and combo.key > lead.key
-
-
-def generate(hand: Hand, lead: Combo | None) -> list[Candidate]:
-    """One play for every rank pattern in ``hand`` that may lead (``lead`` None) or beats it."""
-    counts = rank_counts(hand)
-    groups = group_by_rank(hand)
-    patterns: list[tuple[tuple[tuple[int, int], ...], Combo]] = []
-    for width, kind in SETS.items():
-        patterns += [
-            (((r, width),), Combo(kind, r, width)) for r in range(13) if counts[r] >= width
-        ]
-    for width, kind in RUNS.items():
-        for length in range(RUN_MIN, TWO + 1):
-            runs = list(windows(counts, range(TWO), width, length))
-            if not runs:
-                break
-            patterns += [
-                (tuple((r, width) for r in run), Combo(kind, run[-1], width * length))
-                for run in runs
-            ]
-    return [
-        (take(groups, pattern), combo)
-        for pattern, combo in patterns
-        if lead is None or beats(combo, lead)
-    ]
-
-
-def tianpai_of(hand: Hand) -> tuple[str, int] | None:
-    """The 天牌 in a dealt hand with its strength, or None: ``("gunlong", key)`` for 3+ consecutive
-    fours (no 2; longer, then higher, is bigger), ``("shisanlan", 0)`` for 13 different ranks."""
-    counts = rank_counts(hand)
-    for length in range(len(hand) // 4, RUN_MIN - 1, -1):
-        runs = list(windows(counts, range(TWO), 4, length))
-        if runs:
-            return "gunlong", length * 16 + runs[-1][-1]
-    if len(hand) == 13 and all(counts[r] == 1 for r in range(13)):
-        return "shisanlan", 0
-    return None
-
-
-def tianpai_winner(hands: Sequence[Hand], dealer: int) -> tuple[int, str] | None:
-    """Who wins the deal by a 天牌, and with which: a 滚龙 before a 十三烂; several 滚龙, the
-    bigger ("滚龙大的为胜"); several 十三烂, the first counting from the dealer in the order of
-    play ("从庄家起，靠前的十三烂者为胜")."""
-    n = len(hands)
-    found = [
-        (seat, t)
-        for seat in ((dealer + i) % n for i in range(n))
-        if (t := tianpai_of(hands[seat])) is not None
-    ]
-    if not found:
-        return None
-    best = max(found, key=lambda f: (f[1][0] == "gunlong", f[1][1]))
-    return best[0], best[1][0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,163 +76,6 @@ class BanzipaoOptions:
     bystanders_pay_bonus: bool = False
     open_trick: Literal["top", "nobody"] = "top"
     hands: int = 1
-
-
-# the lobby's names of the options (``TableGame.option_catalogue``)
-OPTION_LABELS: dict[str, OptionLabel] = {
-    "fanbao_rights": OptionLabel(
-        "谁可以反包",
-        "Who may answer 包 with 反包",
-        {
-            "next": ("只有下家可反包", "only the next player may 反包"),
-            "all": ("其他人依次可反包", "each other player in turn"),
-        },
-    ),
-    "bystanders_pay_bonus": OptionLabel(
-        "包与反包对打时，旁观的两人也付附加分",
-        "In a 包/反包 duel, the two sitting out also pay bonuses",
-    ),
-    "open_trick": OptionLabel(
-        "终局时桌上未收的一轮",
-        "The round left on the table at the end",
-        {
-            "top": ("桌上未收的牌归最大者", "the last round goes to its top player"),
-            "nobody": ("桌上未收的牌不归任何人", "the last round counts for nobody"),
-        },
-    ),
-    "hands": MATCH_HANDS,
-}
-
-
-# --- the words of 板子炮 (paiju.words): its plays, the auction and the call, its score lines and
-# what its view shows, beside the shared ones; imported here so that the block stands on its own
-
-WORDS = merged(
-    CORE_WORDS,
-    CLIMBING_WORDS,
-    Words(
-        phases={
-            "bid": ("叫牌/包牌阶段", "bidding"),
-            "call": ("庄家叫牌", "the dealer calls a card"),
-        },
-        kinds={
-            "bomb": ("炸弹", "bomb"),
-            "banzipao": ("板子炮", "run of pairs (板子炮)"),
-            "dou": ("豆", "four of a kind (豆)"),
-            "guntong": ("滚筒", "run of triples (滚筒)"),
-        },
-        reasons={
-            "bao_win": ("包牌成功", "包 won"),
-            "bao_lose": ("包牌失败", "包 lost"),
-            "fanbao_win": ("反包成功", "反包 won"),
-            "fanbao_fail": ("反包失败", "反包 lost"),
-            "shuangfei": ("双飞", "both out first (双飞)"),
-            "more_cards": ("得牌多", "more cards won"),
-            "dou": ("豆附加分", "bonus: four of a kind (豆)"),
-            "dou_twos": ("2222附加分", "bonus: four twos"),
-            "guntong": ("滚筒附加分", "bonus: run of triples (滚筒)"),
-            "gunlong": ("天牌滚龙", "dealt a 滚龙"),
-            "shisanlan": ("天牌十三烂", "dealt a 十三烂"),
-        },
-        errors={
-            "call_own_card": (
-                "叫牌必须叫一张自己手里没有的牌：{card} 在你手里",
-                "You must call a card you do not hold: {card} is in your hand",
-            ),
-            "card_not_in_pack": ("这副牌里没有 {card}", "There is no {card} in this pack"),
-        },
-        events={
-            "dealt": ("发牌，{name} 先发言", "Dealt; {name} speaks first"),
-            "bid_made": ("{name} {bid}", "{name}: {bid}"),
-            "card_called": ("庄家 {name} 叫 {card}", "The dealer {name} calls {card}"),
-        },
-        commands={
-            "bid": {
-                "bao": Said(("包", "Bid alone (包)"), ("包", "Alone")),
-                "fanbao": Said(("反包", "Counter-bid (反包)"), ("反包", "Counter")),
-                "pass": Said(("不包", "No bid (不包)"), ("不包", "No bid")),
-            },
-            "call_card": {"": Said(("叫 {card}", "Call {card}"), ("叫 {card}", "Called {card}"))},
-        },
-        answers={
-            "bid": {"pass": Said(("不反包", "No counter (不反包)"), ("不反包", "No counter"))}
-        },
-        auctions={"bids": "bid"},
-        help={
-            "bid": (
-                "包：一人对三家，先出完者胜；有人包牌后，其下家可以反包（一对一，另两家旁观）。",
-                "包: you alone against the other three, the first out wins; after a 包 the next "
-                "player may answer 反包 (a duel; the other two sit out).",
-            ),
-            "call": (
-                "叫牌：选一张你没有的牌，拿到它的人就是你的朋友，两两对打；"
-                "这张牌打出之前，谁是朋友只有他自己知道。",
-                "Call a card you do not hold: its holder becomes your partner, two against two. "
-                "Until that card is played, only the partner knows.",
-            ),
-        },
-        turn_lines={
-            "bid": (
-                ("轮到你发言", "Your turn to speak"),
-                ("等待 {name} 发言", "Waiting for {name} to speak"),
-            ),
-            "call": (
-                ("轮到你叫牌", "Your turn to call a card"),
-                ("等待 {name} 叫牌", "Waiting for {name} to call a card"),
-            ),
-        },
-        roles={"dealer": ("庄", "Dealer"), "partner": ("朋友", "Partner")},
-        seat_figures={"captured": ("得牌", "cards won")},
-        facts={"trick_cards": ("本轮牌数", "cards this round")},
-        seat_facts={"partner": ("朋友", "partner")},
-        card_facts={"called_card": ("庄家叫 {card}", "The dealer called {card}")},
-        card_holders={
-            "called_card": Holder("partner", ("你是朋友（暗）", "You are the partner (secret)"))
-        },
-        lines={"bonus_lines": ("附加分", "bonuses")},
-        hidden={
-            "bao": "the seat that bid 包: its badge in the auction (bids) says so",
-            "fanbao": "the seat that answered 反包: its badge in the auction (bids) says so",
-        },
-    ),
-)
-register_messages(WORDS.errors)
-
-
-INFO = GameInfo(
-    id="banzipao",
-    name_zh="板子炮",
-    name_en="Banzipao",
-    region_zh="贵州、重庆",
-    region_en="Guizhou, Chongqing",
-    description_zh=(
-        "板子炮流行于贵州、重庆、四川部分地区。四人一副牌（不要大小王），每人13张，"
-        "2最大、3最小。抓到黑桃7者为庄家，先发言包牌或不包；有人包牌时下家可以反包；"
-        "无人包牌则庄家叫一张自己没有的牌找朋友，两两对打。一轮出牌大住者得牌，"
-        "打出的豆和滚筒大住牌另有附加分；十三烂和滚龙为天牌，直接判胜。"
-    ),
-    description_en=(
-        "Banzipao is played in Guizhou, Chongqing and parts of Sichuan: four players, one deck "
-        "without jokers, 13 cards each, 2 high and 3 low. The holder of ♠7 deals and speaks first: "
-        "包 (alone against three) or not; the next player may answer a 包 with 反包, a duel. If "
-        "nobody bids, the dealer calls a card he lacks and its holder is his secret partner. The "
-        "player whose play stands captures the round's cards; a four of a kind (豆) or a run of "
-        "triples (滚筒) that stands earns a bonus; 十三烂 and 滚龙 win at the deal."
-    ),
-    variants=(
-        Variant(
-            "guizhou",
-            "贵州规则",
-            "Guizhou rules",
-            (PLAYERS,),
-            "4人，52张，黑桃7为庄；包牌±9、反包±18/±9、叫牌两两对打（双飞±2，比得牌±1）；"
-            "豆、2222、滚筒大住牌附加分；十三烂+18、滚龙+36。",
-            "4 players, 52 cards; ♠7 deals; 包 ±9, 反包 ±18/±9; otherwise the dealer calls a "
-            "partner (双飞 ±2, else more captured cards ±1); bonuses for a standing 豆, 2222, 滚筒; "
-            "十三烂 +18, 滚龙 +36.",
-        ),
-    ),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,17 +118,6 @@ def sides_of(state: BanzipaoState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if sides is None:
         raise ValueError("the sides are not decided yet")
     return teams(sides, state.hands, dict(state.marks_played))
-
-
-def pay_each(reason: str, payers: Sequence[int], payee: int, amount: int) -> list[ScoreLine]:
-    return [ScoreLine(reason, p, payee, amount) for p in payers]
-
-
-def paired(
-    reason: str, winners: Sequence[int], losers: Sequence[int], amount: int
-) -> list[ScoreLine]:
-    """Each loser pays one winner (sides of two against two)."""
-    return [ScoreLine(reason, loser, w, amount) for w, loser in zip(winners, losers, strict=True)]
 
 
 class Banzipao(ClimbingGame[BanzipaoState]):
@@ -463,8 +174,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         if found is None:
             return []
         winner, kind = found
-        others = [s for s in range(state.config.players) if s != winner]
-        lines = pay_each(kind, others, winner, TIANPAI_PER_HEAD[kind])
+        lines = tianpai_lines(winner, kind, state.config.players)
         scores = net_scores(lines, state.config.players)
         return [
             HandEnded(hand_no=state.hand_no, order=(winner,), lines=tuple(lines), scores=scores)
@@ -572,13 +282,11 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         }
 
     def _bonus(self, state: BanzipaoState, seat: int, combo: Combo) -> list[ScoreLine]:
-        found = BONUS_PER_HEAD.get((combo.kind, combo.kind == "dou" and combo.key == TWO))
-        if found is None:
-            return []
-        reason, amount = found
+        """The 附加分 for ``combo`` on top: every other player pays, but in a duel the two sitting
+        out (unless ``bystanders_pay_bonus``)."""
         out_of_it = () if state.config.options.bystanders_pay_bonus else state.benched
         payers = [s for s in range(state.config.players) if s != seat and s not in out_of_it]
-        return pay_each(reason, payers, seat, amount)
+        return bonus_lines(combo, seat, payers)
 
     def hand_sides(self, state: BanzipaoState) -> Sides | None:
         """包: one against three; 反包: a duel (the two others sit out); 叫牌: the dealer and the
@@ -608,60 +316,25 @@ class Banzipao(ClimbingGame[BanzipaoState]):
         return copy_with(state, self._round_won(state, state.lead_seat or 0, on_table, state.lead))
 
     def score(self, state: BanzipaoState) -> HandEnded:
+        """The bonuses earned in the hand, then what 包, 反包 or two against two pays
+        (``banzipao_scoring``), the round still on the table settled first (``open_trick``)."""
         state = self.final_round(state)
         n = state.config.players
         mode = mode_of(state)
-        out = state.out
         bidder_side, other_side = sides_of(state)
         lines: list[ScoreLine] = list(state.bonuses)
-        if mode == "bao":  # a: "包牌者+9分，其他每人-3分…否则需付其他每人3分"
-            bao = bidder_side[0]
-            if out[0] == bao:
-                lines += pay_each("bao_win", other_side, bao, 3)
-            else:
-                lines += [ScoreLine("bao_lose", bao, s, 3) for s in other_side]
-        elif mode == "fanbao":  # b: "反包失败…-18分，包牌者+18分，反包成功则反包者+9分，包牌者-9分"
-            bao, fanbao = bidder_side[0], other_side[0]
-            if out[0] == bao:
-                lines.append(ScoreLine("fanbao_fail", fanbao, bao, 18))
-            else:
-                lines.append(ScoreLine("fanbao_win", bao, fanbao, 9))
+        if mode == "bao":
+            lines += bao_lines(state.out[0], bidder_side[0], other_side)
+        elif mode == "fanbao":
+            lines += fanbao_lines(state.out[0], bidder_side[0], other_side[0])
         else:
-            winners, losers, reason = self._two_against_two(state, bidder_side, other_side)
-            lines += paired(reason, winners, losers, 2 if reason == "shuangfei" else 1)
+            lines += two_against_two_lines(state.out, state.captured, bidder_side, other_side)
         return HandEnded(
             hand_no=state.hand_no,
             order=self.finishing_order(state),
             lines=tuple(lines),
             scores=net_scores(lines, n),
         )
-
-    def settled_captures(self, state: BanzipaoState) -> tuple[int, ...]:
-        """c(2): "最后出完牌者手中未打出的牌作废…并且他之前的所得牌全部拿给最先出完牌的人"."""
-        captured = list(state.captured)
-        last = [s for s in range(state.config.players) if s not in state.out]
-        if len(last) == 1 and state.out:
-            captured[state.out[0]] += captured[last[0]]
-            captured[last[0]] = 0
-        return tuple(captured)
-
-    def _two_against_two(
-        self, state: BanzipaoState, a: tuple[int, ...], b: tuple[int, ...]
-    ) -> tuple[tuple[int, ...], tuple[int, ...], str]:
-        """(winners, losers, reason), each side in finishing order."""
-        order = (*state.out, *(s for s in range(state.config.players) if s not in state.out))
-        first = state.out[0]
-        if len(state.out) == 2:  # c(1) 双飞: "某方两家都出完牌而另外两家均没出完"
-            won, lost = (a, b) if first in a else (b, a)
-            reason = "shuangfei"
-        else:  # c(2): more captured cards; "如果双方得牌和相同，则最先跑完手中牌者与其朋友判胜"
-            captured = self.settled_captures(state)
-            total_a, total_b = sum(captured[s] for s in a), sum(captured[s] for s in b)
-            a_wins = total_a > total_b or (total_a == total_b and first in a)
-            won, lost = (a, b) if a_wins else (b, a)
-            reason = "more_cards"
-        by_place = sorted(won, key=order.index), sorted(lost, key=order.index)
-        return tuple(by_place[0]), tuple(by_place[1]), reason
 
     def hand_scored(self, state: BanzipaoState, event: HandEnded) -> Changes:
         """The captures as they were counted: the open round settled, and in two against two the
@@ -670,7 +343,8 @@ class Banzipao(ClimbingGame[BanzipaoState]):
             return {}
         settled = self.final_round(state)
         call = mode_of(state) == "call"
-        return {"captured": self.settled_captures(settled) if call else settled.captured}
+        captured = settled.captured
+        return {"captured": settled_captures(captured, settled.out) if call else captured}
 
     # --- what a seat sees ---------------------------------------------------------------------------
 
@@ -713,17 +387,10 @@ GAME = Banzipao()
 
 __all__ = [
     "GAME",
-    "INFO",
-    "TIER",
     "Banzipao",
     "BanzipaoOptions",
     "BanzipaoState",
-    "beats",
-    "combo_of",
-    "generate",
     "mode_of",
     "partner_of",
     "sides_of",
-    "tianpai_of",
-    "tianpai_winner",
 ]
