@@ -17,19 +17,19 @@ from pathlib import Path
 import pytest
 
 from paiju import bots
-from paiju.cli import (
+from paiju.cli import main
+from paiju.console import (
     EXIT_FAILED,
     EXIT_INCOMPLETE,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_UNREADABLE,
-    cmd_play,
-    main,
 )
 from paiju.games.guanpai import GAME
 from paiju.log.file import dump_lines
 from paiju.registry import GAMES
 from paiju.simulate import play_game
+from paiju.terminal import cmd_play
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from paiju import api, cli, client, fairness, registry
+from paiju import api, client, fairness, registry, terminal
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Hand, format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.games.dabang import (
@@ -1241,15 +1241,15 @@ def test_the_terminal_names_the_exchange_s_pass_by_the_exchange_s_word() -> None
     t = at_bury()
     t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D KD")))
     moves = GAME.legal_moves(t.state, 1)
-    prompt = cli._prompt(t.state, 1, moves, "both")
+    prompt = terminal._prompt(t.state, 1, moves, "both")
     assert "不扣王（pass）" in prompt and "pass (Bury none)" in prompt and "不亮" not in prompt
-    assert cli._reply_command(t.state, 1, "不扣王") == Bid(seat=1, bid="pass")
+    assert terminal._reply_command(t.state, 1, "不扣王") == Bid(seat=1, bid="pass")
     said = Bid(seat=1, bid="pass")
     events = GAME.decide(t.state, said)
-    line = cli._bot_line(t.state, said, events, 1, ["", "", "", ""], GAME.words, "both")
+    line = terminal._bot_line(t.state, said, events, 1, ["", "", "", ""], GAME.words, "both")
     assert "不扣王" in line and "Bury none" in line and "不亮" not in line
     declaring = later_hand()
-    line = cli._bot_line(
+    line = terminal._bot_line(
         declaring.state, Bid(seat=1, bid="pass"), [], 1, ["", "", "", ""], GAME.words, "both"
     )
     assert "不亮" in line

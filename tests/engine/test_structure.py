@@ -46,7 +46,6 @@ PUBLIC_UNDERSCORED = frozenset({"_replace", "_asdict", "_fields", "_make"})
 # worker and the command line (splitting a game's rules is its own work, not a side effect)
 ENGINE_LONG: frozenset[str] = frozenset(
     {
-        "paiju.cli",
         "paiju.client",
         "paiju.games.dabang",
         "paiju.protocol",

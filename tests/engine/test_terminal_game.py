@@ -11,8 +11,9 @@ import re
 from pathlib import Path
 
 from paiju.cards import card_names, parse_cards
-from paiju.cli import cmd_play, main
+from paiju.cli import main
 from paiju.games.banzipao import GAME as BANZIPAO
+from paiju.terminal import cmd_play
 
 HINT = "提示 hint: "
 MOST_PROMPTS = 2000  # a reply the game keeps refusing would otherwise loop for ever
@@ -138,9 +139,9 @@ def test_a_bot_burying_the_kitty_is_told_without_its_cards() -> None:
     burying the kitty (a play that puts no card on the table) is told by the game's words, never
     by the cards it buried."""
     from paiju import api, bots
-    from paiju.cli import _bot_line
     from paiju.registry import get_game
     from paiju.simulate import table_command
+    from paiju.terminal import _bot_line
 
     game = get_game("dabang")
     state = api.initial_state(game.config(None))
