@@ -16,6 +16,7 @@ import pytest
 from paiju import api, client
 from paiju.cards import build_deck, card_codes, parse_cards
 from paiju.client import SeatClient, display_order, replay_steps, state_from_view
+from paiju.log import audit_json
 from paiju.protocol import Command, Pass, Play, encode
 from paiju.simulate import play_game
 
@@ -312,7 +313,7 @@ def test_audit_log_gives_the_command_s_verdict_and_sentences(
     }
     verdicts = {}
     for name, lines in cases.items():
-        report = json.loads(client.audit_log(_text(lines)))
+        report = json.loads(audit_json.audit_log(_text(lines)))
         code, printed = _cli(tmp_path, lines)
         assert report["verdict"] == printed["verdict"] == audit(lines).verdict, name
         assert AUDIT_EXIT[report["verdict"]] == code, name
@@ -333,8 +334,8 @@ def test_audit_log_gives_the_command_s_verdict_and_sentences(
         "no header": "failed",
     }
     # one language only, and the same report read from Windows line ends
-    en = json.loads(client.audit_log(_text(played), "en"))
-    both = json.loads(client.audit_log(_text(played).replace("\n", "\r\n")))
+    en = json.loads(audit_json.audit_log(_text(played), "en"))
+    both = json.loads(audit_json.audit_log(_text(played).replace("\n", "\r\n")))
     assert en["findings"] == [t["en"] for t in both["findings"]]
     assert (
         en["bad_line"]
@@ -342,7 +343,7 @@ def test_audit_log_gives_the_command_s_verdict_and_sentences(
         == played.index(next(line for line in played if foreign in line and '"played"' in line)) + 1
     )
     with pytest.raises(ValueError):
-        client.audit_log(_text(played), "fr")
+        audit_json.audit_log(_text(played), "fr")
 
 
 def test_audit_log_says_what_was_checked_and_names_cards_as_players_read_them(
@@ -351,10 +352,10 @@ def test_audit_log_says_what_was_checked_and_names_cards_as_players_read_them(
     from paiju.cards import card_name, parse_card
 
     def checks(lines: list[str]) -> dict[str, dict[str, Any]]:
-        report = json.loads(client.audit_log(_text(lines), "en"))
+        report = json.loads(audit_json.audit_log(_text(lines), "en"))
         return {c["check"]: c for c in report["checks"]}
 
-    honest = json.loads(client.audit_log(_text(recorded_log), "zh"))
+    honest = json.loads(audit_json.audit_log(_text(recorded_log), "zh"))
     assert (honest["verdict"], honest["findings"], honest["table"]) == ("sound", [], "t-verify")
     assert (honest["game"], honest["variant"], honest["players"]) == ("guanpai", "mainstream", 3)
     sound = checks(recorded_log)
@@ -364,7 +365,7 @@ def test_audit_log_says_what_was_checked_and_names_cards_as_players_read_them(
     assert sound["rules"]["checked"] == sound["rules"]["events"] == len(recorded_log) - 1
 
     played, foreign = _swap_a_played_card(recorded_log)
-    report = json.loads(client.audit_log(_text(played), "en"))
+    report = json.loads(audit_json.audit_log(_text(played), "en"))
     failed = {c["check"]: c for c in report["checks"]}
     assert failed["rules"]["status"] == "failed"
     assert failed["rules"]["line"] == report["bad_line"]
@@ -383,7 +384,7 @@ def test_audit_log_says_what_was_checked_and_names_cards_as_players_read_them(
     told = checks(deal)
     assert told["deal"]["status"] == "failed" and told["deal"]["line"] == i + 1
     assert told["rules"]["status"] == "partial" and told["rules"]["checked"] == i - 1
-    zh = json.loads(client.audit_log(_text(deal), "zh"))["findings"]
+    zh = json.loads(audit_json.audit_log(_text(deal), "zh"))["findings"]
     assert any(card_name(parse_card(hands[0][0]), "zh") in line for line in zh)
 
     first_play = next(n for n, e in enumerate(events) if e["type"] == "played")

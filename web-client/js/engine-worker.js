@@ -14,7 +14,9 @@
 //                  {id, op: "order", key, cards, mode}       → cards in the game's display order
 //                  {id, op: "replay", config, events}        → every step of a finished game
 //                  {id, op: "audit", text, lang}             `paiju audit` of a log file's text
-//                                                            (paiju.client.audit_log): → {verdict,
+//                                                            (paiju.log.audit_json.audit_log, the
+//                                                            module imported at the first audit):
+//                                                            → {verdict,
 //                                                            checks, findings, lines, …}; texts in
 //                                                            lang "zh" | "en", or {zh, en} ("both")
 //                  {id, op: "drop", key}                     forget a SeatClient
@@ -25,6 +27,7 @@
 let pyodide = null;
 let clientModule = null;
 let trackerModule = null;
+let auditModule = null; // paiju.log.audit_json, imported at the first audit (a game never needs it)
 let ready = null; // the promise of init
 const seats = new Map(); // key → SeatClient (a PyProxy)
 const trackers = new Map(); // key → TrackerClient (a PyProxy): the seat's card counter
@@ -131,7 +134,8 @@ const OPS = {
     return JSON.parse(clientModule.replay_json(JSON.stringify(config), JSON.stringify(events)));
   },
   audit({ text, lang }) {
-    return JSON.parse(clientModule.audit_log(String(text ?? ""), lang || "both"));
+    auditModule ??= pyodide.pyimport("paiju.log.audit_json");
+    return JSON.parse(auditModule.audit_log(String(text ?? ""), lang || "both"));
   },
   drop({ key }) {
     seats.get(key)?.destroy();

@@ -117,9 +117,10 @@ export async function replaySteps(config, events) {
   return call("replay", { config, events });
 }
 
-/** `paiju audit` of a log file's text, run by the engine in the worker (paiju.client.audit_log):
- * {verdict: "sound" | "incomplete" | "failed", checks, findings, lines, …}, each text in `lang`
- * ("zh", "en") or, by default, as {zh, en}. Nothing leaves the browser. */
+/** `paiju audit` of a log file's text, run by the engine in the worker
+ * (paiju.log.audit_json.audit_log): {verdict: "sound" | "incomplete" | "failed", checks, findings,
+ * lines, …}, each text in `lang` ("zh", "en") or, by default, as {zh, en}. Nothing leaves the
+ * browser. */
 export async function auditLog(text, lang = "both") {
   await engine.ready;
   return call("audit", { text, lang });

@@ -1,6 +1,6 @@
 // Verify a game in your own browser. A log file dropped or chosen here (#/verify), or a finished
 // table's log fetched from our gateway (#/verify/<table id>, GET /api/tables/<id>/log?format=jsonl),
-// is audited by the rules engine in the worker: paiju.client.audit_log, the very audit that
+// is audited by the rules engine in the worker: paiju.log.audit_json.audit_log, the very audit that
 // `paiju audit` runs (paiju.log.replay.audit and its sentences, paiju.log.report.describe), so the
 // verdict here is the command's. Nothing is re-checked in JavaScript and the log is never sent
 // anywhere.

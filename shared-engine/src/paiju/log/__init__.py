@@ -11,4 +11,6 @@ logs, or the gateway that checks a deal, does not load the audit and its sentenc
   ``seat_name``), for the audit's report and the terminal game alike.
 - ``paiju.log.findings``: what an audit found wrong, or left unchecked, in words (``findings``).
 - ``paiju.log.report``: the whole audit in words, as ``paiju audit`` prints it (``describe``).
+- ``paiju.log.audit_json``: the audit as JSON for the browser's page that verifies a game
+  (``audit_log``), with how far each check went.
 """
