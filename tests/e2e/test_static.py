@@ -31,7 +31,7 @@ from litestar.testing import TestClient
 
 from e2e.conftest import Browsers
 from e2e.stack import ROOT, Stack, wait_until
-from paiju_services.gateway import static
+from paiju_services.gateway import precompressed, static
 from paiju_services.gateway.app import error_response
 
 WEB = ROOT / "web-client"
@@ -163,8 +163,8 @@ def test_copies_are_made_once_per_content_under_its_hash(
     assert not (root / "cache" / ("0" * 64 + ".gz")).exists()
     # a copy another process is making (its lock held) is left to it, not made twice
     br.unlink()
-    with static._locked(root / "cache" / f".{digest}.br.lock", wait=True):
-        coding = static.CODINGS[0]
+    with precompressed._locked(root / "cache" / f".{digest}.br.lock", wait=True):
+        coding = precompressed.CODINGS[0]
         assert not again.store.make(
             root / "pyodide" / "pyodide.asm.wasm", digest, coding, wait=False
         )

@@ -58,11 +58,7 @@ SERVICES_TYPE_CYCLES: frozenset[frozenset[str]] = frozenset()
 # private reaches: module -> the private names of another module it reads (none left: the table
 # service's parts drive its writer through its public interface, tables/writer.py)
 SERVICES_REACHES: dict[str, frozenset[str]] = {}
-SERVICES_LONG: frozenset[str] = frozenset(
-    {
-        "paiju_services.gateway.static",
-    }
-)
+SERVICES_LONG: frozenset[str] = frozenset()
 
 
 @dataclass

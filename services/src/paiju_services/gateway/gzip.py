@@ -3,7 +3,8 @@ catalogue is 82 kB raw, a lobby page of 200 tables some 100 kB): one ``gzip.comp
 whole body, nothing kept between requests. (Litestar's compression middleware made a gzip
 compressor — some 256 kB of zlib state — for every request that accepts gzip, kept until the
 cyclic garbage collector freed it, whatever the answer's size.) Static files are served
-precompressed by ``static.py`` and pass through untouched, as do streamed answers."""
+precompressed by ``static.py`` (copies made once by ``precompressed.py``) and pass through
+untouched, as do streamed answers."""
 
 from __future__ import annotations
 
