@@ -52,6 +52,10 @@ CHROMIUM_ARGS = [
 ]
 BOT_DELAY = 0.15  # seconds a bot waits before it plays: quick tests, yet every state is seen
 AUTO_DELAY = 0.3  # seconds before the server plays for a seat in 托管 (1 s in a product)
+# the test stacks' compressed static copies: a folder of their own, at a brotli quality that makes
+# Pyodide's in a second rather than 30 s of CPU (what a test checks is the coding, not the ratio)
+STATIC_CACHE = str(ROOT / "var" / "static-test")
+BROTLI_QUALITY = 5
 T = TypeVar("T")
 _warmed: set[str] = set()
 
@@ -84,14 +88,15 @@ def wait_until(
 
 
 def warm_static_cache(timeout: float = 600.0) -> None:
-    """Every compressed copy the gateway would make, made now in the gateway's own cache folder
-    (``Settings().static_cache``) by the gateway's own code; once per process. A copy that another
-    process is making meanwhile is left to it (the gateway's lock files), as a gateway would.
+    """Every compressed copy the test stacks' gateways would make, made now in their cache folder
+    (``STATIC_CACHE``, at ``BROTLI_QUALITY``) by the gateway's own code; once per process. A copy
+    that another process is making meanwhile is left to it (the gateway's lock files), as a
+    gateway would.
 
     Raises:
         TimeoutError: the copies were not all made within ``timeout`` seconds.
     """
-    settings = Settings()
+    settings = Settings(static_cache=STATIC_CACHE, brotli_quality=BROTLI_QUALITY)
     if settings.static_cache in _warmed:
         return
     files = StaticFiles(
@@ -99,6 +104,7 @@ def warm_static_cache(timeout: float = 600.0) -> None:
         wheels=settings.wheels,
         web_client=settings.web_client,
         cache=settings.static_cache,
+        brotli_quality=settings.brotli_quality,
     )
     files.store.prepare([folder.root for folder in files.folders.values()])
     if not files.store.settle(timeout):
@@ -236,7 +242,8 @@ class Stack:
         if service == "gateway":
             warm_static_cache()
             self.gateway_port = free_port()
-            argv += ["--port", str(self.gateway_port)]
+            argv += ["--port", str(self.gateway_port), "--static-cache", STATIC_CACHE]
+            argv += ["--brotli-quality", str(BROTLI_QUALITY)]
         proc = subprocess.Popen(
             argv, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=os.environ.copy()
         )
@@ -345,6 +352,7 @@ def write_config(root: Path, nats_port: int, http_port: int, bot_delay: float) -
         f'logs = "{root / "log"}"\n\n'
         f'[nats]\nurl = "nats://127.0.0.1:{nats_port}"\nservers = ["{nats_conf}"]\n\n'
         f"[settings]\nreplicas = 1\nbot_delay = {bot_delay}\nauto_delay = {AUTO_DELAY}\n"
+        f'static_cache = "{STATIC_CACHE}"\nbrotli_quality = {BROTLI_QUALITY}\n'
         "sweep_interval = 0.5\n\n"
         '[[process]]\nname = "tables"\nservice = "tables"\ncopies = 1\n\n'
         '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 1\n\n'

@@ -97,6 +97,7 @@ def served(tmp_path: Path) -> Iterator[tuple[TestClient[Litestar], static.Static
         wheels=str(tmp_path / "dist"),
         web_client=str(tmp_path / "web"),
         cache=str(tmp_path / "cache"),
+        brotli_quality=precompressed.BROTLI_QUALITY,
     )
     app = Litestar(
         route_handlers=files.routers(),
@@ -156,6 +157,7 @@ def test_copies_are_made_once_per_content_under_its_hash(
         wheels=str(root / "dist"),
         web_client=str(root / "web"),
         cache=str(root / "cache"),
+        brotli_quality=precompressed.BROTLI_QUALITY,
     )
     (root / "cache" / ("0" * 64 + ".gz")).write_bytes(b"a copy of a content no file has")
     again.store.prepare([folder.root for folder in again.folders.values()])

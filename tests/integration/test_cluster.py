@@ -48,7 +48,7 @@ import pytest
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from harness import free_port
+from harness import BROTLI_QUALITY, STATIC_CACHE, free_port
 from integration.harness import Socket
 from paiju.log.replay import audit
 from paiju.log.report import describe
@@ -97,7 +97,8 @@ def write_cluster(
     config.write_text(
         f'logs = "{root / "log"}"\n\n'
         f'[nats]\ntls = {str(tls).lower()}\nurl = "{url}"\nservers = [{", ".join(json.dumps(str(c)) for c in confs)}]\n\n'
-        f"[settings]\nreplicas = 3\nbot_delay = {bot_delay}\nsweep_interval = {sweep_interval}\n\n"
+        f"[settings]\nreplicas = 3\nbot_delay = {bot_delay}\nsweep_interval = {sweep_interval}\n"
+        f'static_cache = "{STATIC_CACHE}"\nbrotli_quality = {BROTLI_QUALITY}\n\n'
         f'[[process]]\nname = "tables"\nservice = "tables"\ncopies = {tables}\n\n'
         '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 2\n\n'
         f'[[process]]\nname = "gateway"\nservice = "gateway"\ncopies = 1\nport = {http_port}\n'

@@ -152,6 +152,7 @@ def create_app(settings: Settings) -> Litestar:
         wheels=settings.wheels,
         web_client=settings.web_client,
         cache=settings.static_cache,
+        brotli_quality=settings.brotli_quality,
     )
     handlers += statics.routers()
     if not statics.has_web_client:

@@ -3,7 +3,7 @@ content and kept in a cache folder shared by the gateway's copies.
 
 A file is compressed once, never per request, into the cache folder (``Settings.static_cache``,
 default ``var/static/``) under the sha256 of its bytes: ``<sha256>.gz`` (stdlib gzip, level 9) and
-``<sha256>.br`` (brotli, quality 11). At the gateway's start every file of the served folders is
+``<sha256>.br`` (brotli, the ``brotli_quality`` setting: 11 by default). At the gateway's start every file of the served folders is
 hashed (tens of milliseconds for Pyodide's 14 MB) and whatever the cache lacks is made: the gzip
 copies before the gateway answers its first request (about 2 s for all of Pyodide), the brotli
 copies in a background thread, smallest first (some 30 s, 25 of them for Pyodide's 9.6 MB wasm),
@@ -14,7 +14,8 @@ answered with an old copy; copies of contents no file has any more are removed a
 Several gateway copies may share the folder: one makes a copy while it holds a lock file (the
 others wait for a gzip copy, and leave a brotli copy to it), writing through a temporary file and
 an atomic rename. The background thread runs at nice 10, so serving comes first. A copy is kept
-only when it is smaller than the file.
+only when it is smaller than the file. Copies made at another brotli quality (the setting
+changed) are served until their file changes: clear the folder to make them again.
 
 Separate from the serving (``static.py``: the URLs, negotiation, ETags and caching headers): this
 module knows files, hashes and the cache folder, nothing of HTTP.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import gzip
 import hashlib
 import logging
@@ -52,8 +54,8 @@ PACKED = frozenset(
 )
 
 
-def _brotli(data: bytes) -> bytes:
-    out: bytes = brotli.compress(data, quality=BROTLI_QUALITY)
+def _brotli(data: bytes, quality: int) -> bytes:
+    out: bytes = brotli.compress(data, quality=quality)
     return out
 
 
@@ -71,8 +73,23 @@ class Coding:
     at_start: bool  # made before the first answer (fast enough), else in the background
 
 
-# gzip of all of Pyodide takes about 2 s; brotli at quality 11, about 30 s (25 s the wasm alone)
-CODINGS = (Coding("br", ".br", _brotli, False), Coding("gzip", ".gz", _gzip, True))
+def codings(brotli_quality: int) -> tuple[Coding, ...]:
+    """The codings the copies are made in, in our order of preference. gzip of all of Pyodide
+    takes about 2 s; brotli at quality 11 about 30 s (25 s the wasm alone, 12% smaller than at
+    quality 9, which takes 3 s), at quality 5 under a second.
+
+    Raises:
+        ValueError: ``brotli_quality`` is not 0 to 11.
+    """
+    if not 0 <= brotli_quality <= 11:
+        raise ValueError(f"brotli_quality is 0 to 11, not {brotli_quality}")
+    return (
+        Coding("br", ".br", functools.partial(_brotli, quality=brotli_quality), False),
+        Coding("gzip", ".gz", _gzip, True),
+    )
+
+
+CODINGS = codings(BROTLI_QUALITY)
 
 
 @dataclass(frozen=True)
@@ -106,8 +123,9 @@ class Precompressed:
     """The cache folder of compressed copies, what is known of each file served, and the one
     background thread that makes the slow copies."""
 
-    def __init__(self, cache: Path) -> None:
+    def __init__(self, cache: Path, brotli_quality: int = BROTLI_QUALITY) -> None:
         self.cache = cache
+        self.codings = codings(brotli_quality)
         self._entries: dict[Path, Entry] = {}
         self._useless: set[tuple[str, str]] = set()  # (digest, coding): not smaller than the file
         self._queued: set[tuple[str, str]] = set()
@@ -144,7 +162,7 @@ class Precompressed:
             return []
         return [
             (coding, self.copy(entry.digest, coding))
-            for coding in CODINGS
+            for coding in self.codings
             if self.copy(entry.digest, coding).is_file()
         ]
 
@@ -153,7 +171,7 @@ class Precompressed:
             return []
         return [
             coding
-            for coding in CODINGS
+            for coding in self.codings
             if (entry.digest, coding.token) not in self._useless
             and not self.copy(entry.digest, coding).is_file()
         ]
@@ -282,7 +300,7 @@ class Precompressed:
                 name.endswith((".tmp", ".lock")) and time.time() - item.stat().st_mtime > 3600
                 if name.startswith(".")
                 else name.split(".", 1)[0] not in digests
-                and any(name.endswith(c.suffix) for c in CODINGS)
+                and any(name.endswith(c.suffix) for c in self.codings)
             )
             if stale:
                 with contextlib.suppress(FileNotFoundError):

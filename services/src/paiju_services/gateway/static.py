@@ -236,8 +236,10 @@ class StaticFiles:
     versions manifest, and a lifespan hook that prepares the compressed copies before the first
     request."""
 
-    def __init__(self, *, pyodide: str, wheels: str, web_client: str, cache: str) -> None:
-        self.store = Precompressed(Path(cache))
+    def __init__(
+        self, *, pyodide: str, wheels: str, web_client: str, cache: str, brotli_quality: int
+    ) -> None:
+        self.store = Precompressed(Path(cache), brotli_quality)
         mounts = [
             ("/pyodide", pyodide, False, True),
             ("/wheels", wheels, False, True),
