@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from paiju import fairness
 from paiju.cards import Card, Hand, card_codes
+from paiju.changes import Changes, copy_with
 from paiju.errors import RuleError
 from paiju.options import MATCH_HANDS, OptionLabel, apply_options, option_catalogue
 from paiju.protocol import (
@@ -148,8 +149,6 @@ class TableState:
 
 S = TypeVar("S", bound=TableState)
 Handler = Callable[[Any, Any], Any]
-# A state update: field name → new value. ``copy_with`` refuses a name the state does not have.
-Changes = dict[str, Any]
 
 
 class TableGame(Generic[S]):
@@ -737,49 +736,6 @@ class TableGame(Generic[S]):
 
     def _on_match_ended(self, state: S, event: MatchEnded) -> dict[str, Any]:
         return {"phase": "over"}
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-_COPIERS: dict[type, Callable[[Any], Any]] = {}
-
-
-def _copier(cls: type) -> Callable[[Any], Any]:
-    """A function that copies a state of ``cls`` field by field, written out once per class (the
-    hot path of ``evolve``: straight-line code, no loop over the fields)."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    lines = [f"    _set(new, {name!r}, state.{name})" for name in names]
-    source = "def copy(state):\n    new = _new(cls)\n" + "\n".join(lines) + "\n    return new\n"
-    scope: dict[str, Any] = {"_new": _new, "_set": _set, "cls": cls}
-    exec(source, scope)
-    copy: Callable[[Any], Any] = scope["copy"]
-    return copy
-
-
-def copy_with(state: S, changes: Changes) -> S:
-    """``dataclasses.replace`` for frozen slotted states, several times as fast (the hot path of
-    ``evolve``): the state is copied by straight-line code made once per class, then the changes
-    are written over. States have no ``__post_init__``, so skipping ``__init__`` loses nothing; a
-    slotted state has no room for a name it does not declare, so a misspelled change cannot be
-    stored.
-
-    Raises:
-        TypeError: a change names a field the state does not have (a misspelled update).
-    """
-    cls = type(state)
-    copy = _COPIERS.get(cls)
-    if copy is None:
-        copy = _COPIERS[cls] = _copier(cls)
-    new: S = copy(state)
-    try:
-        for name, value in changes.items():
-            _set(new, name, value)
-    except AttributeError:
-        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(cls)})
-        raise TypeError(f"{cls.__name__} has no field {unknown}") from None
-    return new
 
 
 def _check_seed(seed: str) -> None:
