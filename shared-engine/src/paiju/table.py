@@ -14,11 +14,9 @@ service commits to the next deal first, so that a 继续 can carry the player's 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
 
 from paiju import fairness
 from paiju.cards import Card, Hand, card_codes
@@ -62,92 +60,13 @@ from paiju.protocol import (
 )
 from paiju.results import Payments, ResultType
 from paiju.sides import Sides
+from paiju.table_state import Config, GameInfo, S, TableState, Variant
 from paiju.words import Words
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 STRONG_RANKS = frozenset({11, 12})  # A and 2 in the notation's ranks: a bot bids with four
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """A named rule set of a game, with its Chinese and English names and its seats."""
-
-    id: str
-    name_zh: str
-    name_en: str
-    players: tuple[int, ...]
-    summary_zh: str
-    summary_en: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """The static facts of a game, for the catalogue."""
-
-    id: str
-    name_zh: str
-    name_en: str
-    region_zh: str
-    region_en: str
-    description_zh: str
-    description_en: str
-    variants: tuple[Variant, ...]
-
-    def variant(self, variant_id: str) -> Variant:
-        for v in self.variants:
-            if v.id == variant_id:
-                return v
-        raise ValueError(f"{self.id} has no variant {variant_id!r}")
-
-
-OptionsT = TypeVar("OptionsT")
-
-
-@dataclass(frozen=True, slots=True)
-class Config(Generic[OptionsT]):
-    """One table's game, variant, number of players and typed options (a game's dataclass)."""
-
-    game: str
-    variant: str
-    players: int
-    options: OptionsT
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "variant": self.variant,
-            "players": self.players,
-            "options": dataclasses.asdict(self.options),  # type: ignore[call-overload]
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TableState:
-    """What every game's state has. Games extend it with their own frozen dataclass."""
-
-    config: Config[Any]
-    phase: str = "commit"
-    version: int = 0  # events applied so far
-    hand_no: int = 0
-    commitment: str | None = None
-    player_seeds: tuple[str | None, ...] = ()
-    hands: tuple[Hand, ...] = ()
-    rest: Hand = ()
-    turn: int | None = None
-    leader: int | None = None
-    totals: tuple[int, ...] = ()
-    last_hand: HandEnded | None = None
-    revealed: tuple[str, ...] = field(default=())  # server seeds revealed, hand by hand
-    said: tuple[tuple[int, str], ...] = ()  # a speaking round's words so far: (seat, word)
-    to_speak: tuple[int, ...] = ()  # who speaks next in the speaking round, in order
-    auto: tuple[int, ...] = ()  # seats in 托管: the server plays for them (sorted)
-    ready: tuple[int, ...] = ()  # seats that pressed 继续 since the last hand ended (sorted)
-    # seats whose players left during the match: in 托管 for good (sorted; not in the view, the
-    # table's directory shows who left; kept here so that ``SetAuto`` off is refused for them)
-    left: tuple[int, ...] = ()
-
-
-S = TypeVar("S", bound=TableState)
 Handler = Callable[[Any, Any], Any]
 
 
