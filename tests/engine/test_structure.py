@@ -47,7 +47,6 @@ PUBLIC_UNDERSCORED = frozenset({"_replace", "_asdict", "_fields", "_make"})
 ENGINE_LONG: frozenset[str] = frozenset(
     {
         "paiju.games.dabang",
-        "paiju.table",
     }
 )
 

@@ -1,0 +1,180 @@
+"""The table's life around the play, the same for every game: 托管 (the server plays for a seat),
+the server's automatic plays, 继续 between the hands of a match, and a match that ends early
+(abandoned by everybody, closed by its owner before the first deal, or at the table service's
+bound on events).
+
+Each step is a function of the game (``paiju.decider.Decider``: ``to_move``, ``legal_moves``,
+``bot_choice``, ``apply``), the state and the command or event; ``TableGame`` wires them in by
+type from ``DECIDERS`` and ``EVOLVERS``. They are apart from the table because no game changes
+them: the table service sends most of these commands, never a game's rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.changes import Changes
+from paiju.commands import (
+    AUTO_PLAY_REASONS,
+    AUTO_REASONS,
+    ENDING_EVENTS,
+    LIMIT_MARGIN,
+    Abandon,
+    AddSeed,
+    AutoMove,
+    AutoPlay,
+    Close,
+    Command,
+    Continue,
+    EndAtLimit,
+    SetAuto,
+)
+from paiju.dealing import decide_add_seed
+from paiju.decider import Decider, Step
+from paiju.errors import RuleError
+from paiju.events import (
+    AutoPlayed,
+    AutoSet,
+    Continued,
+    Event,
+    MatchEnded,
+    TableAbandoned,
+    TableAtLimit,
+    TableClosed,
+)
+from paiju.table_state import TableState
+
+
+def _decide_set_auto(game: Decider[Any], state: TableState, command: SetAuto) -> list[Event]:
+    """托管 on or off, for a reason of ``AUTO_REASONS``. ``left`` (the player left during the
+    match) is on only, once per seat, and recorded even for a seat already in 托管; a seat
+    that left never switches 托管 off again (``seat_left``)."""
+    if state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    allowed = {"self": (True, False), "timeout": (True,), "acted": (False,), "left": (True,)}
+    if command.reason not in AUTO_REASONS or command.on not in allowed[command.reason]:
+        raise RuleError("bad_auto_reason", reason=str(command.reason)[:20])
+    if command.seat in state.left:
+        raise RuleError("seat_left")
+    if command.reason != "left" and (command.seat in state.auto) == command.on:
+        raise RuleError("already_auto" if command.on else "not_auto")
+    return [AutoSet(seat=command.seat, on=command.on, reason=command.reason)]
+
+
+def _decide_auto_play(game: Decider[Any], state: TableState, command: AutoPlay) -> list[Event]:
+    if command.reason not in AUTO_PLAY_REASONS:
+        raise RuleError("bad_auto_reason", reason=str(command.reason)[:20])
+    if game.to_move(state) is None:
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    if game.to_move(state) != command.seat:
+        raise RuleError("not_your_turn")
+    if command.seat not in state.auto:
+        raise RuleError("not_auto")
+    return [AutoPlayed(seat=command.seat, reason=command.reason)]
+
+
+def _decide_auto_move(game: Decider[Any], state: TableState, command: AutoMove) -> list[Event]:
+    """The server plays for a seat (``AutoMove``): 托管 on if it is off (its deadline
+    passed), the ``auto_played`` marker, then the bot's choice among the seat's legal moves,
+    each decided on the state the one before leaves."""
+    seat = command.seat
+    in_auto = seat in state.auto
+    steps: list[Command] = [] if in_auto else [SetAuto(seat=seat, on=True, reason="timeout")]
+    steps.append(AutoPlay(seat=seat, reason="auto" if in_auto else "timeout"))
+    events: list[Event] = []
+    for step in steps:
+        state, new = game.apply(state, step)
+        events.extend(new)
+    moves = game.legal_moves(state, seat)
+    if not moves:
+        raise RuleError("not_your_turn")
+    _, new = game.apply(state, game.bot_choice(state, seat, moves))
+    return events + new
+
+
+def _decide_continue(game: Decider[Any], state: TableState, command: Continue) -> list[Event]:
+    if not game.between_hands(state):
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    if command.seat in state.ready:
+        raise RuleError("already_continued")
+    if command.seed is None:
+        return [Continued(seat=command.seat)]
+    seeded = decide_add_seed(game, state, AddSeed(seat=command.seat, seed=command.seed))
+    return [Continued(seat=command.seat), *seeded]
+
+
+def _decide_abandon(game: Decider[Any], state: TableState, command: Abandon) -> list[Event]:
+    """Nobody is connected: the match ends with the scores as they stand (the totals of the
+    hands already scored; a hand in progress is not scored), in any phase but ``over``, so
+    once."""
+    if state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    return [TableAbandoned(totals=state.totals), MatchEnded(totals=state.totals)]
+
+
+def _on_abandoned(
+    game: Decider[Any], state: TableState, event: TableAbandoned | TableAtLimit
+) -> Changes:
+    return {"turn": None, "to_speak": ()}
+
+
+def _decide_end_at_limit(game: Decider[Any], state: TableState, command: EndAtLimit) -> list[Event]:
+    """The log is at the table service's bound on events: the match ends with the scores as
+    they stand (like an abandonment), in any phase but ``over``, so once; only when the ending
+    fits the bound and leaves fewer than ``LIMIT_MARGIN`` events of it unused."""
+    if state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    unused = command.limit - (state.version + ENDING_EVENTS)
+    if not 0 <= unused < LIMIT_MARGIN:
+        raise RuleError("not_at_limit", events=state.version, limit=command.limit)
+    return [
+        TableAtLimit(totals=state.totals, limit=command.limit),
+        MatchEnded(totals=state.totals),
+    ]
+
+
+def _decide_close(game: Decider[Any], state: TableState, command: Close) -> list[Event]:
+    """The owner closes the table before its first deal: it ends unplayed."""
+    if state.hands or state.last_hand is not None or state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    return [TableClosed(), MatchEnded(totals=state.totals)]
+
+
+def _on_closed(game: Decider[Any], state: TableState, event: TableClosed) -> Changes:
+    return {}
+
+
+def _on_auto_set(game: Decider[Any], state: TableState, event: AutoSet) -> Changes:
+    others = tuple(s for s in state.auto if s != event.seat)
+    changes: Changes = {"auto": tuple(sorted((*others, event.seat))) if event.on else others}
+    if event.reason == "left":
+        changes["left"] = tuple(sorted((*state.left, event.seat)))
+    return changes
+
+
+def _on_auto_played(game: Decider[Any], state: TableState, event: AutoPlayed) -> Changes:
+    return {}
+
+
+def _on_continued(game: Decider[Any], state: TableState, event: Continued) -> Changes:
+    return {"ready": tuple(sorted((*state.ready, event.seat)))}
+
+
+# the commands of the table's life and the events they evolve by, for ``TableGame`` to wire in
+DECIDERS: dict[type[Command], Step] = {
+    SetAuto: _decide_set_auto,
+    AutoPlay: _decide_auto_play,
+    AutoMove: _decide_auto_move,
+    Continue: _decide_continue,
+    Abandon: _decide_abandon,
+    Close: _decide_close,
+    EndAtLimit: _decide_end_at_limit,
+}
+EVOLVERS: dict[type[Event], Step] = {
+    AutoSet: _on_auto_set,
+    AutoPlayed: _on_auto_played,
+    Continued: _on_continued,
+    TableAbandoned: _on_abandoned,
+    TableClosed: _on_closed,
+    TableAtLimit: _on_abandoned,
+}
