@@ -37,6 +37,7 @@ from paiju.games import (
     dabang,
     dabang_cards,
     dabang_declaring,
+    dabang_options,
     dabei,
     dagong,
     dagong_combos,
@@ -60,7 +61,7 @@ MODULES = {"dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
 MODULES["guanpai"] = [guanpai, guanpai_combos, guanpai_moves]
 MODULES["banzipao"] = [banzipao, banzipao_combos, banzipao_scoring]
 MODULES["dagong"] = [dagong, dagong_combos]
-MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring]
+MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring, dabang_options]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
 EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
 
