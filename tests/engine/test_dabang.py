@@ -25,7 +25,6 @@ from paiju.cards import BIG_JOKER, SMALL_JOKER, Hand, format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.games.dabang import (
     GAME,
-    DabangState,
     auto_taken,
     blood_of_points,
     flip_dealer,
@@ -34,6 +33,7 @@ from paiju.games.dabang import (
     takeable,
     trump_order_of,
 )
+from paiju.games.dabang_state import DabangState
 from paiju.log.deals import verify_deal
 from paiju.log.file import dump_lines
 from paiju.log.replay import audit

@@ -38,6 +38,7 @@ from paiju.games import (
     dabang_cards,
     dabang_declaring,
     dabang_options,
+    dabang_state,
     dabei,
     dagong,
     dagong_combos,
@@ -61,7 +62,7 @@ MODULES = {"dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
 MODULES["guanpai"] = [guanpai, guanpai_combos, guanpai_moves]
 MODULES["banzipao"] = [banzipao, banzipao_combos, banzipao_scoring]
 MODULES["dagong"] = [dagong, dagong_combos]
-MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring, dabang_options]
+MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring, dabang_options, dabang_state]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
 EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
 

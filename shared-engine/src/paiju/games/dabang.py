@@ -65,6 +65,15 @@ from paiju.games.dabang_declaring import (
     overcalls,
 )
 from paiju.games.dabang_options import OPTION_LABELS, OPTIONS_BEFORE, DabangOptions
+from paiju.games.dabang_state import (
+    DabangState,
+    dealer_level,
+    first_hand,
+    first_to_draw,
+    hand_order,
+    side_of,
+    side_seats,
+)
 from paiju.protocol import (
     Bid,
     BidMade,
@@ -84,7 +93,6 @@ from paiju.tricks import (
     TRUMP,
     FollowRules,
     TrickGame,
-    TrickState,
     TrumpOrder,
     points_of,
 )
@@ -128,15 +136,6 @@ RULES = {
     "pairs_first": follow_rules("pairs_first"),
     "triple_first": follow_rules("triple_first"),
 }
-
-
-def side_of(seat: int) -> int:
-    """Seats 0 and 2 are side 0, seats 1 and 3 side 1 ("对家两人为一组")."""
-    return seat % 2
-
-
-def side_seats(side: int) -> tuple[int, int]:
-    return (side, side + 2)
 
 
 # --- declaring (亮主) ---------------------------------------------------------------------------
@@ -458,27 +457,6 @@ INFO = GameInfo(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DabangState(TrickState):
-    # the match
-    levels: tuple[int, ...] = (FIRST_LEVEL, FIRST_LEVEL)  # side 0 (seats 0, 2), side 1 (1, 3)
-    dealer: int | None = None  # the next hand's dealer once a hand is scored
-    blood: int = 0  # cards of tribute the next hand owes (喝血)
-    match_winner: int | None = None  # the side that has won the match
-    first_dealer: int | None = None  # the first hand's dealer by lot, whom the deal starts from
-    redeals: int = 0  # hands dealt again ("重新洗牌"): the rules' hand is hand_no - redeals
-    # the hand
-    grabs: tuple[tuple[int, int | None], ...] = ()  # first hand: (seat, suit) of each grab
-    declaration: str | None = None
-    declarer: int | None = None
-    flipped: Hand = ()
-    kitty: Hand = ()  # the kitty as shown to everyone (empty while it is hidden)
-    ganguo: bool = False
-    tribute: int = 0  # cards of tribute paid this hand
-    exchanges: tuple[tuple[int, int], ...] = ()  # (seat, jokers buried) of the others
-    picking: int = 0  # kitty cards the seat to move still chooses to take back (``pick``)
-
-
 class Dabang(TrickGame[DabangState]):
     info: ClassVar[GameInfo] = INFO
     state_type = DabangState
@@ -507,11 +485,7 @@ class Dabang(TrickGame[DabangState]):
         return HAND_SIZE
 
     def first_to_draw(self, state: DabangState) -> int:
-        """ "从庄家开始逆时针发牌": the dealer; in the first hand the dealer drawn by lot (a first
-        hand dealt again is dealt from him again)."""
-        if state.dealer is not None:
-            return state.dealer
-        return state.first_dealer if state.first_dealer is not None else 0
+        return first_to_draw(state)
 
     def draws_first_by_lot(self, state: DabangState) -> bool:
         """ "第一局随机确认庄家，并从庄家开始逆时针发牌": the first deal of a match draws its dealer
@@ -523,19 +497,16 @@ class Dabang(TrickGame[DabangState]):
 
     @staticmethod
     def first_hand(state: DabangState) -> bool:
-        """Whether this is the match's first hand (抢亮大王), a hand dealt again counted once."""
-        return state.hand_no - state.redeals == 1
+        return first_hand(state)
 
     def trump_order(self, state: DabangState) -> TrumpOrder:
-        return trump_order_of(state.trump_suit, self.dealer_level(state))
+        return hand_order(state)
 
     def rules_of(self, state: DabangState) -> FollowRules:
         return RULES[state.config.options.four_fallback]
 
     def dealer_level(self, state: DabangState) -> int:
-        """ "当前庄家的级别就是混牌"."""
-        dealer = state.dealer if state.dealer is not None else 0
-        return state.levels[side_of(dealer)]
+        return dealer_level(state)
 
     def hand_sides(self, state: DabangState) -> Sides | None:
         return Sides(first=(0, 2), second=(1, 3))
@@ -1055,7 +1026,6 @@ __all__ = [
     "KINDS",
     "Buried",
     "Dabang",
-    "DabangState",
     "Outcome",
     "blood_of_points",
     "can_show",
@@ -1065,6 +1035,5 @@ __all__ = [
     "is_ganguo",
     "joker_grabs",
     "overcalls",
-    "side_of",
     "trump_order_of",
 ]
