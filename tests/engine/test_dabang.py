@@ -26,13 +26,13 @@ from paiju.errors import RuleError
 from paiju.games.dabang import (
     GAME,
     auto_taken,
-    blood_of_points,
     flip_dealer,
     joker_grabs,
     overcalls,
     takeable,
     trump_order_of,
 )
+from paiju.games.dabang_scoring import blood_of_points
 from paiju.games.dabang_state import DabangState
 from paiju.log.deals import verify_deal
 from paiju.log.file import dump_lines

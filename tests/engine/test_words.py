@@ -14,18 +14,21 @@ Three things are checked:
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import itertools
 import json
+import pkgutil
 import random
 import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from paiju import api, errors, protocol, tricks
+from paiju import api, errors, games, protocol, tricks
 from paiju.cards import build_deck
 from paiju.climbing import ClimbingGame
 from paiju.games import (
@@ -34,11 +37,6 @@ from paiju.games import (
     banzipao_combos,
     banzipao_scoring,
     beihai,
-    dabang,
-    dabang_cards,
-    dabang_declaring,
-    dabang_options,
-    dabang_state,
     dabei,
     dagong,
     dagong_combos,
@@ -62,7 +60,16 @@ MODULES = {"dabei": [beihai, dabei], "tiaoshu": [beihai, tiaoshu]}
 MODULES["guanpai"] = [guanpai, guanpai_combos, guanpai_moves]
 MODULES["banzipao"] = [banzipao, banzipao_combos, banzipao_scoring]
 MODULES["dagong"] = [dagong, dagong_combos]
-MODULES["dabang"] = [tricks, dabang, dabang_cards, dabang_declaring, dabang_options, dabang_state]
+
+
+def parts_of(game_id: str) -> list[ModuleType]:
+    """A game's module and its modules by job, ``paiju.games.<game>_<job>``."""
+    names = [m.name for m in pkgutil.iter_modules(games.__path__)]
+    found = [n for n in names if n == game_id or n.startswith(f"{game_id}_")]
+    return [importlib.import_module(f"paiju.games.{n}") for n in sorted(found)]
+
+
+MODULES["dabang"] = [tricks, *parts_of("dabang")]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
 EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
 
