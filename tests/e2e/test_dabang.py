@@ -64,7 +64,7 @@ from e2e.test_play import (
 )
 from paiju.cards import SUITS, card_name, parse_card
 from paiju.games.dabang import GAME as DABANG
-from paiju.games.dabang import flip_dealer
+from paiju.games.dabang_declaring import flip_dealer
 
 GAME = "dabang"
 WORDS = DABANG.words

@@ -23,15 +23,9 @@ import pytest
 from paiju import api, client, fairness, registry, terminal
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Hand, format_cards, parse_cards
 from paiju.errors import RuleError
-from paiju.games.dabang import (
-    GAME,
-    auto_taken,
-    flip_dealer,
-    joker_grabs,
-    overcalls,
-    takeable,
-    trump_order_of,
-)
+from paiju.games.dabang import GAME
+from paiju.games.dabang_cards import auto_taken, takeable, trump_order_of
+from paiju.games.dabang_declaring import flip_dealer, joker_grabs, overcalls
 from paiju.games.dabang_scoring import blood_of_points
 from paiju.games.dabang_state import DabangState
 from paiju.log.deals import verify_deal

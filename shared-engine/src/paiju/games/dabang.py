@@ -25,7 +25,6 @@ text leaves open is an option of ``DabangOptions``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from paiju.cards import (
@@ -39,20 +38,20 @@ from paiju.cards import (
     parse_cards,
     remove_cards,
 )
-from paiju.errors import RuleError, register_messages
+from paiju.errors import register_messages
 from paiju.games.dabang_cards import (
     FIRST_LEVEL,
+    KITTY,
     PLAYERS,
     POINTS,
-    auto_taken,
     big_jokers_first,
-    is_ganguo,
     level_rank,
-    low_class,
-    takeable,
     trump_order_of,
 )
 from paiju.games.dabang_declaring import (
+    DECLARATIONS,
+    LIANG,
+    PASS,
     answers,
     can_show,
     declaration_suit,
@@ -60,7 +59,17 @@ from paiju.games.dabang_declaring import (
     first_suited,
     flip_dealer,
     joker_grabs,
-    overcalls,
+)
+from paiju.games.dabang_exchanging import (
+    EXCHANGES,
+    TAKE,
+    TAKES,
+    Buried,
+    burial,
+    exchange,
+    exchange_words,
+    settle,
+    start_play,
 )
 from paiju.games.dabang_options import OPTION_LABELS, OPTIONS_BEFORE, DabangOptions
 from paiju.games.dabang_scoring import Outcome, hand_ended, match_after_hand, outcome
@@ -81,7 +90,6 @@ from paiju.protocol import (
     HandEnded,
     Play,
     ResultLine,
-    register,
 )
 from paiju.results import LevelsAndBlood
 from paiju.sides import Sides
@@ -97,7 +105,6 @@ from paiju.words import CORE_WORDS, Said, Words, merged
 
 DECKS = 4  # "4副牌，共216张"
 HAND_SIZE = 52  # "每人52张"
-KITTY = 8  # "底牌8张"
 GRAB_TRUMPS = 10  # a bot grabs (亮大王) holding this many jokers, 3s and 2s (the average is 9.6)
 DECLARE_TRUMPS = 28  # a bot declares first a suit giving it this many trumps (over half its hand)
 
@@ -129,40 +136,6 @@ RULES = {
     "pairs_first": follow_rules("pairs_first"),
     "triple_first": follow_rules("triple_first"),
 }
-
-
-# --- declaring (亮主) ---------------------------------------------------------------------------
-#
-# A declaration is a word: ``liang`` (first hand: a single big joker), ``<n>x<suit>`` (n identical
-# level cards of that suit), ``BJx<suit>`` / ``RJx<suit>`` (four small / big jokers naming a suit).
-
-LIANG = "liang"
-PASS = "pass"
-DECLARATIONS = (
-    [f"{n}x{s}" for n in (1, 2, 3, 4) for s in SUITS]
-    + [f"BJx{s}" for s in SUITS]
-    + [f"RJx{s}" for s in SUITS]
-)
-EXCHANGES = [f"bury{n}" for n in range(1, 9)]
-TAKE = "take"  # take<code>: the card a player takes back among equally low ones (``pick``)
-TAKES = [f"{TAKE}{code}" for code in card_codes(range(SMALL_JOKER))]
-
-
-# --- commands and events of its own ---------------------------------------------------------------
-
-
-@register
-@dataclass(frozen=True, slots=True)
-class Buried(Event):
-    """The dealer has buried ``cards`` as the new kitty (sent as a ``Play`` in the ``bury``
-    phase)."""
-
-    TYPE: ClassVar[str] = "buried"
-    seat: int
-    cards: Hand
-
-    def as_command(self) -> Command:
-        return Play(seat=self.seat, cards=self.cards)
 
 
 def _said(word: str) -> Said:
@@ -478,7 +451,7 @@ class Dabang(TrickGame[DabangState]):
         dealer, suit, flipped = flip_dealer(rest, first, top=top)
         if not flipped:
             return self._redeal()
-        return {"flipped": flipped} | self._settle(state, dealer, suit, shown=False)
+        return {"flipped": flipped} | settle(state, dealer, suit, shown=False)
 
     @staticmethod
     def _redeal() -> Changes:
@@ -510,12 +483,8 @@ class Dabang(TrickGame[DabangState]):
     # --- declaring --------------------------------------------------------------------------
 
     def words_now(self, state: DabangState, seat: int) -> tuple[str, ...]:
-        if state.phase == "exchange":
-            jokers = sum(1 for c in state.hands[seat] if c >= SMALL_JOKER)
-            return (PASS, *EXCHANGES[: min(jokers, KITTY)])
-        if state.phase == "pick":  # one of the equally low cards of the kitty shown, each once
-            alike = low_class(state.kitty, self.trump_order(state), state.config.options.take_order)
-            return tuple(f"{TAKE}{code}" for code in card_codes(sorted(set(alike))))
+        if state.phase in ("exchange", "pick"):
+            return exchange_words(state, seat)
         if self.first_hand(state):
             return (PASS, LIANG)
         level, hand, o = self.dealer_level(state), state.hands[seat], state.config.options
@@ -537,12 +506,12 @@ class Dabang(TrickGame[DabangState]):
     def heard(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         n = state.config.players
         if state.phase in ("exchange", "pick"):
-            return self._exchange(state, event, to_speak)
+            return exchange(state, event, to_speak)
         if event.bid == LIANG:  # "一张即可，别人反不了": the first grab decides
             suit = dict(state.grabs)[event.seat]
             if suit is None:  # nothing but jokers after his: "若底牌全是王，则重新洗牌"
                 return self._redeal()
-            return {"declaration": LIANG, "declarer": event.seat} | self._settle(
+            return {"declaration": LIANG, "declarer": event.seat} | settle(
                 state, event.seat, suit, shown=True
             )
         if event.bid != PASS:  # every other seat may answer, and the declarer may reinforce
@@ -562,76 +531,14 @@ class Dabang(TrickGame[DabangState]):
             drawn = first_suited(state.rest)
             if drawn is None:  # "若抽到王需继续抽…若底牌全是王，则重新洗牌"
                 return self._redeal()
-            return self._settle(state, dealer, drawn, shown=False)
-        return self._settle(state, dealer, declaration_suit(state.declaration), shown=True)
-
-    def _settle(self, state: DabangState, dealer: int, suit: int, shown: bool) -> Changes:
-        """The dealer and the trump suit are fixed: 喝血, then the dealer takes the kitty ("由庄家
-        取走底牌") unless it is 干锅, which is played as dealt."""
-        n = state.config.players
-        level = state.levels[side_of(dealer)]
-        order = trump_order_of(suit, level)
-        hands = list(state.hands)
-        payer = (dealer - 1) % n  # "庄家的上家应向庄家进贡"
-        tribute = self._tribute_cards(hands[payer], order, state.blood)
-        # the text names no return; hands stay even ("每人52张") by the dealer's lowest cards
-        back = self._returned_cards(hands[dealer], order, len(tribute))
-        hands[payer] = tuple(sorted((*(remove_cards(hands[payer], tribute) or ()), *back)))
-        hands[dealer] = tuple(sorted((*(remove_cards(hands[dealer], back) or ()), *tribute)))
-        kitty = state.rest
-        o = state.config.options
-        first = self.first_hand(state)  # its unshown kitty is the turned one: "第一把不带干锅"
-        judged = shown or (o.ganguo_unopened and not first)
-        exempt = first and o.first_hand_ganguo == "never"
-        ganguo = judged and not exempt and is_ganguo(kitty, order, suit, o.ganguo_two)
-        changes: Changes = {
-            "dealer": dealer,
-            "trump_suit": suit,
-            "level_rank": level_rank(level),
-            "tribute": len(tribute),
-            "kitty": tuple(sorted(kitty)) if shown or ganguo else (),
-            "ganguo": ganguo,
-            "to_speak": (),
-        }
-        if ganguo:  # "干锅时底牌不能替换，也不能在底牌中扣王"
-            return changes | {"hands": tuple(hands)} | self._start_play(state, dealer)
-        hands[dealer] = tuple(sorted((*hands[dealer], *kitty)))
-        return changes | {"hands": tuple(hands), "rest": (), "phase": "bury", "turn": dealer}
-
-    @staticmethod
-    def _tribute_cards(hand: Hand, order: TrumpOrder, count: int) -> Hand:
-        """ "进贡的牌为进贡者手中的最大牌(分牌除外)…血牌不包括分牌，打5、10的时候，5、10不进贡"."""
-        if count <= 0:
-            return ()
-        pool = sorted((c for c in hand if (c >> 2) not in POINTS), key=order.strength, reverse=True)
-        return tuple(pool[:count])
-
-    @staticmethod
-    def _returned_cards(hand: Hand, order: TrumpOrder, count: int) -> Hand:
-        """What the dealer hands back for the tribute: his lowest cards, side suits and non-point
-        cards first."""
-        pool = sorted(
-            hand, key=lambda c: (order.is_trump(c), (c >> 2) in POINTS, order.strength(c))
-        )
-        return tuple(pool[:count])
+            return settle(state, dealer, drawn, shown=False)
+        return settle(state, dealer, declaration_suit(state.declaration), shown=True)
 
     # --- the kitty --------------------------------------------------------------------------
 
     def decide_cards(self, state: DabangState, command: Play) -> list[Event]:
-        """The dealer buries 8 cards ("将底牌替换成同样张数的牌作为新的底牌重新扣下")."""
         self.require_phase(state, "bury")
-        if command.seat != state.turn:
-            raise RuleError("not_your_turn")
-        cards = tuple(sorted(command.cards))
-        codes = card_codes(cards)
-        hand = state.hands[command.seat]
-        if remove_cards(hand, cards) is None:
-            raise RuleError("not_in_hand", codes, play=" ".join(codes))
-        if len(cards) != KITTY:
-            raise RuleError("bury_eight", codes, play=" ".join(codes), count=KITTY)
-        if not big_jokers_first(hand, cards):
-            raise RuleError("big_jokers_first", codes, play=" ".join(codes))
-        return [Buried(seat=command.seat, cards=cards)]
+        return [burial(state, command)]
 
     def _on_buried(self, state: DabangState, event: Buried) -> Changes:
         """ "扣王时底牌必须亮给大家看，不扣王时底牌不公开"; the others may bury jokers unless the
@@ -648,56 +555,9 @@ class Dabang(TrickGame[DabangState]):
             "kitty": event.cards if jokers else (),
         }
         if only_points:
-            return changes | self._start_play(state, seat)
+            return changes | start_play(state, seat)
         order = tuple((seat + i) % n for i in range(1, n))
         return changes | self.speaking_round(order, "exchange")
-
-    def _exchange(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
-        """ "其他玩家也可在底牌中扣王，扣王时底牌必须公开。扣王后还需从底牌中捡最小的牌，不能捡
-        分牌，扣几张捡几张": big jokers first; as many as the kitty has non-point cards to give.
-        With ``pick_back`` ``choose`` the player then picks (``pick``, one ``take<code>`` at a
-        time) while equally low cards of different suits are more than he still takes; the
-        round goes on once he has them all."""
-        seat = event.seat
-        order, by = self.trump_order(state), state.config.options.take_order
-        hands = list(state.hands)
-        kitty = state.rest
-        changes: Changes = {}
-        count = state.picking
-        if event.bid.startswith(TAKE):  # a card chosen among the lowest
-            card = parse_card(event.bid[len(TAKE) :])
-            hands[seat] = tuple(sorted((*hands[seat], card)))
-            kitty = remove_cards(kitty, (card,)) or ()
-            count -= 1
-        elif event.bid != PASS:
-            count = min(int(event.bid[4:]), len(takeable(kitty, order, by)))
-            hand = hands[seat]
-            jokers = sorted((c for c in hand if c >= SMALL_JOKER), reverse=True)[:count]
-            hands[seat] = remove_cards(hand, jokers) or ()
-            kitty = tuple(sorted((*kitty, *jokers)))
-            changes["exchanges"] = (*state.exchanges, (seat, count))
-        if state.config.options.pick_back == "fixed":
-            taken, count = tuple(takeable(kitty, order, by)[:count]), 0
-        else:
-            taken, count = auto_taken(kitty, order, count, by)
-        if event.bid != PASS:
-            hands[seat] = tuple(sorted((*hands[seat], *taken)))
-            kitty = tuple(sorted(remove_cards(kitty, taken) or ()))
-            changes |= {"hands": tuple(hands), "rest": kitty, "kitty": kitty, "picking": count}
-        if count:  # "可由用户自己决定要哪张牌": he speaks again
-            return changes | {
-                "phase": "pick",
-                "to_speak": (seat, *to_speak),
-                "turn": seat,
-            }
-        if to_speak:
-            return changes | {"phase": "exchange", "turn": to_speak[0]}
-        return changes | self._start_play(state)
-
-    def _start_play(self, state: DabangState, dealer: int | None = None) -> Changes:
-        """ "庄家具有扣底牌和第一轮的首先出牌权"."""
-        lead = dealer if dealer is not None else state.dealer
-        return {"phase": "play", "turn": lead, "leader": lead, "to_speak": ()}
 
     # --- tricks ---------------------------------------------------------------------------
 
@@ -868,14 +728,6 @@ __all__ = [
     "GAME",
     "INFO",
     "KINDS",
-    "Buried",
     "Dabang",
-    "can_show",
-    "declaration_tier",
-    "flip_dealer",
     "follow_rules",
-    "is_ganguo",
-    "joker_grabs",
-    "overcalls",
-    "trump_order_of",
 ]

@@ -19,6 +19,7 @@ from paiju.tricks import TrumpOrder
 PLAYERS = 4  # "四个人进行游戏"
 TWO = 12  # the notation's rank of 2: always trump (常主)
 FIRST_LEVEL = 3  # "第一把从3打起"
+KITTY = 8  # "底牌8张"
 POINTS: dict[int, int] = {2: 5, 7: 10, 10: 10}  # "分牌：5、10、K" (5, 10, K by rank index)
 
 

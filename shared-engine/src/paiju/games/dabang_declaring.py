@@ -17,6 +17,14 @@ from collections.abc import Sequence
 from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, Hand
 from paiju.games.dabang_cards import FIRST_LEVEL, PLAYERS, level_rank
 
+LIANG = "liang"
+PASS = "pass"
+DECLARATIONS = (
+    [f"{n}x{s}" for n in (1, 2, 3, 4) for s in SUITS]
+    + [f"BJx{s}" for s in SUITS]
+    + [f"RJx{s}" for s in SUITS]
+)
+
 
 def declaration_suit(word: str) -> int:
     return SUITS.index(word[-1])
