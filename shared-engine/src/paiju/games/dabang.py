@@ -52,13 +52,15 @@ from paiju.games.dabang_declaring import (
     DECLARATIONS,
     LIANG,
     PASS,
-    answers,
-    can_show,
     declaration_suit,
     declaration_tier,
-    first_suited,
-    flip_dealer,
     joker_grabs,
+)
+from paiju.games.dabang_declaring_round import (
+    declaring_word_heard,
+    declaring_words,
+    flip,
+    redeal_ended,
 )
 from paiju.games.dabang_exchanging import (
     EXCHANGES,
@@ -68,7 +70,6 @@ from paiju.games.dabang_exchanging import (
     burial,
     exchange,
     exchange_words,
-    settle,
     start_play,
 )
 from paiju.games.dabang_options import OPTION_LABELS, OPTIONS_BEFORE, DabangOptions
@@ -89,7 +90,6 @@ from paiju.protocol import (
     Event,
     HandEnded,
     Play,
-    ResultLine,
 )
 from paiju.results import LevelsAndBlood
 from paiju.sides import Sides
@@ -438,42 +438,14 @@ class Dabang(TrickGame[DabangState]):
             state = copy_with(state, {"first_dealer": first})
             grabs = joker_grabs(dealt.hands, dealt.rest, first)
             if not grabs:
-                return base | self._flip(state, dealt.rest, first)
+                return base | flip(state, dealt.rest, first)
             order = tuple(seat for seat, _ in grabs)
             return base | {"grabs": tuple(grabs)} | self.speaking_round(order, "declare")
         order = tuple((first + i) % n for i in range(n))
         return base | {"dealer": first} | self.speaking_round(order, "declare")
 
-    def _flip(self, state: DabangState, rest: Hand, first: int) -> Changes:
-        """ "以翻出最大牌的一家为庄家" ("第一局需要按抽底牌的方式确认庄家时，也是从随机确认的庄家开始
-        逆时针抽牌"); a kitty of jokers only cannot be turned: "若底牌全是王，则重新洗牌"."""
-        top = level_rank(FIRST_LEVEL) if state.config.options.flip_order == "hunpai_high" else None
-        dealer, suit, flipped = flip_dealer(rest, first, top=top)
-        if not flipped:
-            return self._redeal()
-        return {"flipped": flipped} | settle(state, dealer, suit, shown=False)
-
-    @staticmethod
-    def _redeal() -> Changes:
-        """ "若底牌全是王，则重新洗牌": the hand ends unplayed (``deal_consequences``)."""
-        return {"phase": "redeal", "turn": None, "to_speak": ()}
-
     def deal_consequences(self, state: DabangState) -> list[Event]:
-        """A hand that must be dealt again ends at once: no level, no blood, the same dealer, the
-        blood owed carried over; the next deal (its own commitment and seed) plays it again."""
-        if state.phase != "redeal":
-            return []
-        n = state.config.players
-        jokers = sum(1 for c in state.rest if c >= SMALL_JOKER)
-        return [
-            HandEnded(
-                hand_no=state.hand_no,
-                order=(),
-                lines=(),
-                scores=(0,) * n,
-                results=(ResultLine("redeal", self.first_to_draw(state), jokers),),
-            )
-        ]
+        return redeal_ended(state)
 
     def word_consequences(self, state: DabangState) -> list[Event]:
         """The last pass over a kitty of jokers only (or a grab with no suit to name) ends the hand
@@ -485,54 +457,12 @@ class Dabang(TrickGame[DabangState]):
     def words_now(self, state: DabangState, seat: int) -> tuple[str, ...]:
         if state.phase in ("exchange", "pick"):
             return exchange_words(state, seat)
-        if self.first_hand(state):
-            return (PASS, LIANG)
-        level, hand, o = self.dealer_level(state), state.hands[seat], state.config.options
-        found = [
-            w
-            for w in DECLARATIONS
-            if can_show(hand, w, level)
-            and answers(
-                w,
-                state.declaration,
-                state.declarer == seat,
-                three_overcalls=o.three_overcalls,
-                self_overcall=o.self_overcall,
-                reinforce=o.reinforce,
-            )
-        ]
-        return (PASS, *found)
+        return declaring_words(state, seat)
 
     def heard(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
-        n = state.config.players
         if state.phase in ("exchange", "pick"):
             return exchange(state, event, to_speak)
-        if event.bid == LIANG:  # "一张即可，别人反不了": the first grab decides
-            suit = dict(state.grabs)[event.seat]
-            if suit is None:  # nothing but jokers after his: "若底牌全是王，则重新洗牌"
-                return self._redeal()
-            return {"declaration": LIANG, "declarer": event.seat} | settle(
-                state, event.seat, suit, shown=True
-            )
-        if event.bid != PASS:  # every other seat may answer, and the declarer may reinforce
-            order = tuple((event.seat + i) % n for i in range(1, n + 1))
-            return {
-                "declaration": event.bid,
-                "declarer": event.seat,
-                "to_speak": order,
-                "turn": order[0],
-            }
-        if to_speak:
-            return {}
-        if self.first_hand(state):  # nobody grabbed: "4家都从底牌中翻牌"
-            return self._flip(state, state.rest, self.first_to_draw(state))
-        dealer = state.dealer if state.dealer is not None else 0
-        if state.declaration is None:  # "从底牌中任意抽取一张牌，并以此牌的花色为主花色"
-            drawn = first_suited(state.rest)
-            if drawn is None:  # "若抽到王需继续抽…若底牌全是王，则重新洗牌"
-                return self._redeal()
-            return settle(state, dealer, drawn, shown=False)
-        return settle(state, dealer, declaration_suit(state.declaration), shown=True)
+        return declaring_word_heard(state, event, to_speak)
 
     # --- the kitty --------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """亮主 in 葫芦岛打棒 (seed 003): what a declaration shows and what it overcalls, the first hand's
-grab of a big joker (抢亮大王) and its turned kitty (翻底牌). The words and the speaking round are
-the game's (``paiju.games.dabang``); these say which cards decide.
+grab of a big joker (抢亮大王) and its turned kitty (翻底牌), and the words said for them. The
+speaking round is ``paiju.games.dabang_declaring_round``'s; these say which cards decide.
 
 A declaration is a word: ``liang`` (first hand: a single big joker), ``<n>x<suit>`` (n identical
 level cards of that suit), ``BJx<suit>`` / ``RJx<suit>`` (four small / big jokers naming a suit).
