@@ -17,6 +17,7 @@ docs/rules/dabang.md quotes the phrase behind every rule and every reading; each
 text leaves open is an option of ``DabangOptions``.
 
 >>> from paiju.cards import parse_cards
+>>> from paiju.games.dabang_cards import trump_order_of
 >>> order = trump_order_of(suit=1, level=3)
 >>> [order.strength(c) > order.strength(d) for c, d in zip(parse_cards("RJ 3H"), parse_cards("BJ 3S"))]
 [True, True]
@@ -39,21 +40,19 @@ from paiju.cards import (
     remove_cards,
 )
 from paiju.errors import register_messages
+from paiju.games.dabang_bots import bot_word_or_burial, burials
 from paiju.games.dabang_cards import (
     FIRST_LEVEL,
     KITTY,
     PLAYERS,
     POINTS,
-    big_jokers_first,
     level_rank,
-    trump_order_of,
 )
 from paiju.games.dabang_declaring import (
     DECLARATIONS,
     LIANG,
     PASS,
     declaration_suit,
-    declaration_tier,
     joker_grabs,
 )
 from paiju.games.dabang_declaring_round import (
@@ -105,8 +104,6 @@ from paiju.words import CORE_WORDS, Said, Words, merged
 
 DECKS = 4  # "4副牌，共216张"
 HAND_SIZE = 52  # "每人52张"
-GRAB_TRUMPS = 10  # a bot grabs (亮大王) holding this many jokers, 3s and 2s (the average is 9.6)
-DECLARE_TRUMPS = 28  # a bot declares first a suit giving it this many trumps (over half its hand)
 
 # "单牌"、"棒"、"三联、四联": identical cards only; no straights, tractors or throws.
 KINDS = {"single": (1,), "bang": (2,), "sanlian": (3,), "silian": (4,)}
@@ -514,76 +511,14 @@ class Dabang(TrickGame[DabangState]):
         if state.phase in self.speaking_phases:
             return [Bid(seat=seat, bid=w) for w in self.words_now(state, seat)]
         if state.phase == "bury":
-            return [Play(seat=seat, cards=c) for c in self.burials(state, seat)]
+            return [Play(seat=seat, cards=c) for c in burials(state, seat)]
         return super().legal_moves(state, seat)
 
-    def burials(self, state: DabangState, seat: int) -> list[Hand]:
-        """A few sensible burials to offer (``decide`` accepts any 8 cards by the rules): the
-        lowest side-suit cards sparing points, and the same keeping points in (扣分)."""
-        order = self.trump_order(state)
-        hand = state.hands[seat]
-        low = sorted(hand, key=lambda c: (order.is_trump(c), (c >> 2) in POINTS, order.strength(c)))
-        with_points = sorted(
-            hand, key=lambda c: (order.is_trump(c), -POINTS.get(c >> 2, 0), order.strength(c))
-        )
-        found = {tuple(sorted(low[:KITTY])), tuple(sorted(with_points[:KITTY]))}
-        return sorted(b for b in found if big_jokers_first(hand, b))
-
     def bot_choice(self, state: DabangState, seat: int, moves: list[Command]) -> Command:
-        """Grab (亮大王) holding many jokers, level cards and 2s; declare or overcall in the suit
-        that would give the most trumps when they are many, never over the partner; never bury
-        jokers; bury the lowest side cards; take back the card that pairs best with the hand; in
-        play the trick core's choice."""
-        words = [m for m in moves if isinstance(m, Bid)]
-        hand = state.hands[seat]
-        if state.phase == "declare" and words:
-            plain = trump_order_of(None, self.dealer_level(state))
-            fixed = sum(1 for c in hand if plain.is_trump(c))
-            if self.first_hand(state):
-                return words[-1] if fixed >= GRAB_TRUMPS else words[0]
-            return self._bot_declaration(state, seat, words)
-        if state.phase == "pick" and words:
-            return max(words, key=lambda m: self._take_value(state, seat, str(m.bid)))
-        if state.phase in ("exchange", "bury"):
-            return moves[0]
-        return super().bot_choice(state, seat, moves)
-
-    def _bot_declaration(self, state: DabangState, seat: int, words: list[Bid]) -> Bid:
-        """The word for the suit that would give the most trumps, the fewest cards shown for it:
-        declared first when those trumps reach ``DECLARE_TRUMPS``; over an opponent's
-        declaration whenever that suit gives more trumps than the opponent's; a pass over the
-        partner's declaration or its own."""
-        n = state.config.players
-        declarer, declaration = state.declarer, state.declaration
-        if (declarer is not None and (declarer - seat) % n in (0, 2)) or len(words) == 1:
-            return words[0]
-        level = self.dealer_level(state)
-        hand = state.hands[seat]
-
-        def trumps(suit: int) -> int:
-            order = trump_order_of(suit, level)
-            return sum(1 for c in hand if order.is_trump(c))
-
-        def value(word: Bid) -> tuple[int, int]:
-            return trumps(declaration_suit(str(word.bid))), -declaration_tier(str(word.bid))
-
-        best = max(words[1:], key=value)
-        if declaration is None:
-            return best if value(best)[0] >= DECLARE_TRUMPS else words[0]
-        return best if value(best)[0] >= trumps(declaration_suit(declaration)) else words[0]
-
-    def _take_value(self, state: DabangState, seat: int, word: str) -> tuple[int, int, int]:
-        """How well a kitty card fits the hand: copies already held (a 棒 or more), then the
-        cards of its suit held, then the suit order."""
-        card = parse_card(word[len(TAKE) :])
-        order = self.trump_order(state)
-        hand = state.hands[seat]
-        suit = order.suit_of(card)
-        return (
-            sum(1 for c in hand if c == card),
-            sum(1 for c in hand if order.suit_of(c) == suit),
-            -(card & 3),
-        )
+        """The bots' words and burials (``paiju.games.dabang_bots``); in play the trick core's
+        choice."""
+        chosen = bot_word_or_burial(state, seat, moves)
+        return chosen if chosen is not None else super().bot_choice(state, seat, moves)
 
     # --- views ------------------------------------------------------------------------------
 
