@@ -16,6 +16,15 @@ played again.
 docs/rules/dabang.md quotes the phrase behind every rule and every reading; each reading the
 text leaves open is an option of ``DabangOptions``.
 
+This module is the game as the table sees it: ``Dabang``'s hooks into the trick-taking core and
+the table (the deal, the speaking rounds' openings, the burial's event, the view) and the 死棒
+rules of following (``follow_rules``). Each phase is a module of its own over the state
+(``dabang_state``), which the hooks call: the declaring round (``dabang_declaring_round``, on
+``dabang_declaring``'s rules of declarations), 喝血 and the kitty's exchanges
+(``dabang_exchanging``, on ``dabang_cards``' rules of the kitty), the end of a hand
+(``dabang_scoring``), the bots (``dabang_bots``); the options and the words are data
+(``dabang_options``, ``dabang_words``).
+
 >>> from paiju.cards import parse_cards
 >>> from paiju.games.dabang_cards import trump_order_of
 >>> order = trump_order_of(suit=1, level=3)
@@ -28,49 +37,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from paiju.cards import (
-    SMALL_JOKER,
-    SUITS,
-    Hand,
-    build_deck,
-    card_codes,
-    card_name,
-    parse_card,
-    parse_cards,
-    remove_cards,
-)
-from paiju.errors import register_messages
+from paiju.cards import SMALL_JOKER, SUITS, Hand, build_deck, card_codes, parse_cards, remove_cards
 from paiju.games.dabang_bots import bot_word_or_burial, burials
-from paiju.games.dabang_cards import (
-    FIRST_LEVEL,
-    KITTY,
-    PLAYERS,
-    POINTS,
-    level_rank,
-)
-from paiju.games.dabang_declaring import (
-    DECLARATIONS,
-    LIANG,
-    PASS,
-    declaration_suit,
-    joker_grabs,
-)
+from paiju.games.dabang_cards import FIRST_LEVEL, KITTY, POINTS, level_rank
+from paiju.games.dabang_declaring import joker_grabs
 from paiju.games.dabang_declaring_round import (
     declaring_word_heard,
     declaring_words,
     flip,
     redeal_ended,
 )
-from paiju.games.dabang_exchanging import (
-    EXCHANGES,
-    TAKE,
-    TAKES,
-    Buried,
-    burial,
-    exchange,
-    exchange_words,
-    start_play,
-)
+from paiju.games.dabang_exchanging import Buried, burial, exchange, exchange_words, start_play
 from paiju.games.dabang_options import OPTION_LABELS, OPTIONS_BEFORE, DabangOptions
 from paiju.games.dabang_scoring import Outcome, hand_ended, match_after_hand, outcome
 from paiju.games.dabang_state import (
@@ -81,26 +58,12 @@ from paiju.games.dabang_state import (
     hand_order,
     side_of,
 )
-from paiju.protocol import (
-    Bid,
-    BidMade,
-    Command,
-    Dealt,
-    Event,
-    HandEnded,
-    Play,
-)
+from paiju.games.dabang_words import INFO, WORDS
+from paiju.protocol import Bid, BidMade, Command, Dealt, Event, HandEnded, Play
 from paiju.results import LevelsAndBlood
 from paiju.sides import Sides
-from paiju.table import Changes, Config, GameInfo, Variant, copy_with
-from paiju.tricks import (
-    TRICK_WORDS,
-    TRUMP,
-    FollowRules,
-    TrickGame,
-    TrumpOrder,
-)
-from paiju.words import CORE_WORDS, Said, Words, merged
+from paiju.table import Changes, Config, GameInfo, copy_with
+from paiju.tricks import FollowRules, TrickGame, TrumpOrder
 
 DECKS = 4  # "4副牌，共216张"
 HAND_SIZE = 52  # "每人52张"
@@ -133,217 +96,6 @@ RULES = {
     "pairs_first": follow_rules("pairs_first"),
     "triple_first": follow_rules("triple_first"),
 }
-
-
-def _said(word: str) -> Said:
-    if word.startswith(("BJ", "RJ")):
-        jokers = "小王" if word.startswith("BJ") else "大王"
-        en = "small" if word.startswith("BJ") else "big"
-        suit = "♠♥♣♦"[declaration_suit(word)]
-        return Said(
-            (f"四个{jokers}叫{suit}", f"Four {en} jokers: {suit}"),
-            (f"四{jokers}{suit}", f"4 {en} jokers {suit}"),
-        )
-    n, suit = int(word[0]), "♠♥♣♦"[declaration_suit(word)]
-    return Said((f"亮{n}张{suit}混牌", f"Show {n} level {suit}"), (f"亮{suit}×{n}", f"{suit}×{n}"))
-
-
-def _take_said(word: str) -> Said:
-    card = parse_card(word[len(TAKE) :])
-    zh, en = card_name(card, "zh"), card_name(card, "en")
-    return Said((f"捡{zh}", f"Take {en}"), (f"捡{zh}", f"Took {en}"))
-
-
-WORDS = merged(
-    CORE_WORDS,
-    TRICK_WORDS,
-    Words(
-        phases={
-            "declare": ("亮主", "declaring trumps"),
-            "bury": ("庄家扣底", "the dealer buries the kitty"),
-            "exchange": ("扣王换底", "burying jokers"),
-            "pick": ("捡底牌", "taking back kitty cards"),
-            "redeal": ("底牌全是王，重新洗牌", "a kitty of jokers only: dealt again"),
-        },
-        kinds={
-            "bang": ("棒", "pair (棒)"),
-            "sanlian": ("三联", "three of a kind (三联)"),
-            "silian": ("四联", "four of a kind (四联)"),
-        },
-        reasons={
-            "points": ("抓分方得分", "attackers' points"),
-            # on the seat that took the last trick, the kitty's points as counted (抠底) or not
-            "koudi": (
-                "抠底（抓分方赢最后一圈，底牌分翻两倍计入）",
-                "抠底: the attackers took the last trick, kitty points doubled",
-            ),
-            "koudi_x4": (
-                "抠底（抓分方赢最后一圈，底牌分×4计入）",
-                "抠底: the attackers took the last trick, kitty points ×4",
-            ),
-            "baodi": (
-                "保底（庄家方赢最后一圈，底牌分不计）",
-                "保底: the dealer side took the last trick, kitty points not counted",
-            ),
-            "level_up": ("升级", "level up"),
-            "blood": ("下局喝血", "blood next hand"),
-            "match_won": ("赢得本轮", "wins the match"),
-            "redeal": (
-                "底牌全是王，重新洗牌（王的张数）",
-                "kitty of jokers only, dealt again (jokers)",
-            ),
-        },
-        errors={
-            "bury_eight": ("扣底必须正好 {count} 张：{play}", "Bury exactly {count} cards: {play}"),
-            "big_jokers_first": (
-                "扣王必须先扣大王：{play}",
-                "Bury the big jokers before a small one: {play}",
-            ),
-        },
-        events={
-            "dealt": ("发牌", "Dealt"),
-            "bid_made": ("{name} {bid}", "{name}: {bid}"),
-            "buried": ("庄家 {name} 扣底", "The dealer {name} buries the kitty"),
-        },
-        commands={
-            "bid": {
-                PASS: Said(("不亮", "Pass"), ("不亮", "Pass")),
-                LIANG: Said(("亮大王", "Show a big joker"), ("亮大王", "Big joker")),
-                **{w: _said(w) for w in DECLARATIONS},
-                **{
-                    w: Said(
-                        (f"扣{w[4:]}张王", f"Bury {w[4:]} jokers"),
-                        (f"扣{w[4:]}王", f"{w[4:]} jokers"),
-                    )
-                    for w in EXCHANGES
-                },
-                **{w: _take_said(w) for w in TAKES},
-            }
-        },
-        phase_commands={
-            "exchange": {"bid": {PASS: Said(("不扣王", "Bury none"), ("不扣王", "No jokers"))}}
-        },
-        auctions={"bids": "bid"},
-        help={
-            "declare": (
-                "亮主：第一局抢亮大王（亮牌后最先摸到的花色牌定主）；以后亮混牌，两张反单张，"
-                "四张反三张、两张或单张；四个小王或四个大王可叫任意花色；亮牌人自己也可以反，"
-                "或加固自己的亮牌。",
-                "Declare trumps: in the first hand show a big joker (the first suited card you drew "
-                "after it names the suit); later show level cards: two overcall one, four overcall "
-                "three, two or one; four small or four big jokers name any suit; the declarer may "
-                "overcall himself too, or reinforce his own show.",
-            ),
-            "bury": (
-                "庄家扣底：选8张牌扣下（可扣分和王；扣王先扣大王，扣王时底牌公开）。",
-                "Bury 8 cards (points and jokers allowed; big jokers before small; buried jokers "
-                "show the kitty).",
-            ),
-            "exchange": (
-                "可以在底牌中扣王（先大王），并捡回同样张数的最小非分牌；底牌公开。",
-                "You may bury jokers (big first) and take back as many of the kitty's lowest "
-                "non-point cards; the kitty is shown.",
-            ),
-            "pick": (
-                "捡底牌：最小的牌点数相同、花色不同，由你决定要哪张。",
-                "Take back kitty cards: the lowest are of one rank in different suits; you "
-                "choose which you take.",
-            ),
-        },
-        turn_lines={
-            "declare": (
-                ("轮到你亮主", "Your turn to declare"),
-                ("等待 {name} 亮主", "Waiting for {name} to declare"),
-            ),
-            "bury": (
-                ("请扣底", "Bury the kitty"),
-                ("等待 {name} 扣底", "Waiting for {name} to bury"),
-            ),
-            "exchange": (
-                ("是否扣王换底", "Bury jokers?"),
-                ("等待 {name} 扣王", "Waiting for {name} to bury jokers"),
-            ),
-            "pick": (
-                ("选择要捡的底牌", "Choose the kitty card to take back"),
-                ("等待 {name} 捡底牌", "Waiting for {name} to take back kitty cards"),
-            ),
-        },
-        roles={
-            "dealer": ("庄", "Dealer"),
-            "declarer": ("亮主", "Declared"),
-            "first_dealer": ("随机庄家", "Dealer by lot"),
-        },
-        facts={
-            "trump": ("主花色", "trump suit"),
-            "hunpai": ("混牌（级牌）", "level rank"),
-            "tribute_paid": ("本局喝血张数", "tribute cards this hand"),
-            "blood": ("下局血数", "blood owed next hand"),
-            "ganguo": ("干锅", "干锅 (kitty not exchanged)"),
-            "picking": ("还要捡的底牌张数", "kitty cards still to take back"),
-        },
-        value_names={
-            "ganguo": {"yes": ("干锅", "干锅"), "no": ("不是干锅", "no")},
-            "trump": {s: (sym, sym) for s, sym in zip(SUITS, "♠♥♣♦", strict=True)},
-            "hunpai": {"T": ("10", "10")},
-        },
-        seat_figures={"seat_levels": ("级别", "level")},
-        side_figures={"side_levels": ("级别", "level"), "side_points": ("得分", "points")},
-        suits={
-            **{str(i): (sym, sym) for i, sym in enumerate("♠♥♣♦")},
-            str(TRUMP): ("主牌", "trumps"),
-        },
-        trick={"top": "winning"},
-        card_sets={
-            "kitty": ("底牌", "the kitty"),
-            "buried": ("你扣下的底牌", "the kitty you buried"),
-            "flipped": ("翻出的底牌", "kitty cards turned"),
-        },
-        hidden={
-            "attack_points": "the attackers' points: their side's points (side_points)",
-            "declaration": "the declaration on top: its badge in the auction (bids)",
-            "exchanges": "who buried how many jokers for kitty cards",
-            "match_winner": "the side that won the match",
-            "redeals": "hands dealt again so far (the rules' hand is hand_no minus these)",
-        },
-    ),
-)
-register_messages(WORDS.errors)
-
-
-INFO = GameInfo(
-    id="dabang",
-    name_zh="葫芦岛打棒",
-    name_en="Huludao Dabang",
-    region_zh="辽宁葫芦岛",
-    region_en="Huludao, Liaoning",
-    description_zh=(
-        "四人四副牌（216张），对家一组，每人52张，底牌8张。抢亮大王或亮混牌定主，庄家扣底，"
-        "闲家可扣王换底；出单张、棒、三联、四联，死棒跟牌；抓分方得160分并抠底升级，"
-        "庄家方保底升级；喝血进贡；从3打起，先打过10的一方获胜。"
-    ),
-    description_en=(
-        "Four players in partnerships, four decks with jokers (216 cards), 52 each and an 8-card "
-        "kitty. Trumps are declared with a big joker (first hand) or level cards; the dealer buries "
-        "the kitty and the others may bury jokers for its lowest cards. Leads are singles, pairs "
-        "(棒) and three or four identical cards, followed by the 死棒 rules; the attackers level "
-        "up with 160 points and the last trick, the dealer side by holding them under 160 and "
-        "taking the last trick; tribute (喝血) flows to the dealer. From 3, the first side past 10 "
-        "wins."
-    ),
-    variants=(
-        Variant(
-            "huludao",
-            "葫芦岛规则（娱网棋牌）",
-            "Huludao rules (pkgame)",
-            (PLAYERS,),
-            "4人4副牌，每人52张，底8张；抢亮大王、亮混牌反主；扣底、扣王；死棒；"
-            "160分抠底升级，保底升级；喝血；3打过10。",
-            "4 players, 4 decks, 52 each, kitty 8; big-joker grab, level-card declarations and "
-            "overcalls; kitty burying and joker exchange; 死棒 follows; 160 + last trick to level "
-            "up; tribute; from 3 past 10.",
-        ),
-    ),
-)
 
 
 class Dabang(TrickGame[DabangState]):
@@ -394,9 +146,6 @@ class Dabang(TrickGame[DabangState]):
     def rules_of(self, state: DabangState) -> FollowRules:
         return RULES[state.config.options.four_fallback]
 
-    def dealer_level(self, state: DabangState) -> int:
-        return dealer_level(state)
-
     def hand_sides(self, state: DabangState) -> Sides | None:
         return Sides(first=(0, 2), second=(1, 3))
 
@@ -426,7 +175,7 @@ class Dabang(TrickGame[DabangState]):
         and again after every declaration."""
         n = state.config.players
         first = dealt.leader  # the seat the deal started from: the dealer, or the lot
-        level = self.dealer_level(state)
+        level = dealer_level(state)
         base: Changes = {"level_rank": level_rank(level)}
         hands = tuple(tuple(sorted(h)) for h in dealt.hands)
         state = copy_with(state, self.start_hand(state) | {"hands": hands, "rest": dealt.rest})
@@ -591,7 +340,6 @@ GAME = Dabang()
 
 __all__ = [
     "GAME",
-    "INFO",
     "KINDS",
     "Dabang",
     "follow_rules",
