@@ -331,16 +331,3 @@ class TrickGame(TableGame[T]):
             ),
             "last_winner": view.get("last_winner"),
         }
-
-
-# TRUMP, FollowRules, TrumpOrder and points_of are paiju.trick_rules' names that this module uses
-# too; they are exported here because the trick game (games/dabang*.py) imports them from here
-__all__ = [
-    "TRICK_WORDS",
-    "TRUMP",
-    "FollowRules",
-    "TrickGame",
-    "TrickState",
-    "TrumpOrder",
-    "points_of",
-]

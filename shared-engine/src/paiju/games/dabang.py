@@ -63,7 +63,8 @@ from paiju.protocol import Bid, BidMade, Command, Dealt, Event, HandEnded, Play
 from paiju.results import LevelsAndBlood
 from paiju.sides import Sides
 from paiju.table import Changes, Config, GameInfo, copy_with
-from paiju.tricks import FollowRules, TrickGame, TrumpOrder
+from paiju.trick_rules import FollowRules, TrumpOrder
+from paiju.tricks import TrickGame
 
 DECKS = 4  # "4副牌，共216张"
 HAND_SIZE = 52  # "每人52张"

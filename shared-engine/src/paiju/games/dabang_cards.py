@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Card, Hand
-from paiju.tricks import TrumpOrder
+from paiju.trick_rules import TrumpOrder
 
 PLAYERS = 4  # "四个人进行游戏"
 TWO = 12  # the notation's rank of 2: always trump (常主)

@@ -31,7 +31,7 @@ from paiju.games.dabang_declaring import PASS
 from paiju.games.dabang_state import DabangState, first_hand, hand_order, side_of
 from paiju.protocol import BidMade, Command, Event, Play, register
 from paiju.table import Changes
-from paiju.tricks import TrumpOrder
+from paiju.trick_rules import TrumpOrder
 
 EXCHANGES = [f"bury{n}" for n in range(1, 9)]
 TAKE = "take"  # take<code>: the card a player takes back among equally low ones (``pick``)

@@ -17,7 +17,7 @@ from paiju.games.dabang_cards import POINTS
 from paiju.games.dabang_state import DabangState, side_of, side_seats
 from paiju.protocol import HandEnded, ResultLine
 from paiju.table import Changes
-from paiju.tricks import points_of
+from paiju.trick_rules import points_of
 
 LAST_LEVEL = 10  # "打过10就结束一轮"
 ATTACK_TARGET = 160  # "本局得分大于、等于160分"

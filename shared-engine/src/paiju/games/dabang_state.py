@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from paiju.cards import Hand
 from paiju.games.dabang_cards import FIRST_LEVEL, trump_order_of
-from paiju.tricks import TrickState, TrumpOrder
+from paiju.trick_rules import TrumpOrder
+from paiju.tricks import TrickState
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from paiju.games.dabang_cards import PLAYERS
 from paiju.games.dabang_declaring import DECLARATIONS, LIANG, PASS, declaration_suit
 from paiju.games.dabang_exchanging import EXCHANGES, TAKE, TAKES
 from paiju.table import GameInfo, Variant
-from paiju.tricks import TRICK_WORDS, TRUMP
+from paiju.trick_rules import TRUMP
+from paiju.tricks import TRICK_WORDS
 from paiju.words import CORE_WORDS, Said, Words, merged
 
 
