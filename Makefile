@@ -70,21 +70,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# The engine's and the browser tests in one pytest with WORKERS pytest-xdist workers (WORKERS=0: one
-# process). Most tests wait (for a deal, a deadline, a page), so there are more workers than cores.
-# tests/conftest.py decides what runs where: a module with a module-scoped fixture in one worker,
-# any other test alone; browser tests in two workers only (PAIJU_BROWSER_WORKERS), each with
-# Chromium and Pyodide busy on a core. Each worker starts its own running systems when it first
-# needs one, so tests of different workers never share a server. Then the integration tests with
-# INTEGRATION_WORKERS (0: one after the other): several of them measure the services under a load
-# they make themselves (bursts, 2,000 tables, a rate limit, a cluster losing nodes), which the
-# other workers' load on the two cores turned into failures that say nothing of the product
-# (CI on 7f4c4f5 and on 7f2c2d3: a different one each run). Each run prints its 15 slowest tests.
+# Every test in one pytest with WORKERS pytest-xdist workers (WORKERS=0: one process), but those
+# marked `alone`; then those, one at a time. Most tests wait (for a deal, a deadline, a page, a
+# service), so there are more workers than cores. tests/conftest.py decides what runs where: a
+# module with a module-scoped fixture in one worker, any other test alone; browser tests in two
+# workers only (PAIJU_BROWSER_WORKERS), each with Chromium and Pyodide busy on a core, the
+# integration tests first in the others. Each worker starts its own running systems when it first
+# needs one, so tests of different workers never share a server. The `alone` tests measure the
+# services under a load they make themselves (bursts, 2,000 tables, rate limits, a cluster losing
+# nodes): with the other workers on the two cores they failed for reasons that say nothing of the
+# product (CI on 7f4c4f5 and on 7f2c2d3: a different one each run). Each run prints its 15
+# slowest tests.
 WORKERS ?= 4
-INTEGRATION_WORKERS ?= 0
 unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
-	$(BIN)/pytest -n $(WORKERS) --dist loadgroup --ignore=tests/integration --durations=15
-	$(BIN)/pytest -n $(INTEGRATION_WORKERS) --dist loadgroup tests/integration --durations=15
+	$(BIN)/pytest -n $(WORKERS) --dist loadgroup -m "not alone" --durations=15
+	$(BIN)/pytest -m alone tests/integration --durations=15
 
 ## jsunit: the browser code's own unit tests (web-client/test/, node's built-in runner)
 jsunit:

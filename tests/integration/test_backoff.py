@@ -30,6 +30,10 @@ from paiju_services.bus import RETRY_AFTER, Responder, refuse_if_late
 from paiju_services.config import Settings
 from paiju_services.messages import Reply
 
+# run after the other tests, one at a time (make test):
+# it floods a table service to see it shed load
+pytestmark = pytest.mark.alone
+
 # --- the schedule ---------------------------------------------------------------------------------
 
 

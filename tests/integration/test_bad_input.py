@@ -32,6 +32,10 @@ from paiju_services.errors import ServiceError
 from paiju_services.messages import SeatCommand
 from paiju_services.tables import TableService
 
+# run after the other tests, one at a time (make test):
+# its rate limits are measured against the clock
+pytestmark = pytest.mark.alone
+
 CARD_CODES = [r + s for r in "3456789TJQKA2" for s in "SHCD"]
 
 

@@ -56,6 +56,10 @@ from paiju_services import bus, subjects
 from paiju_services.config import Settings
 from paiju_services.store import EventStore, Stored
 
+# run after the other tests, one at a time (make test):
+# it kills nats-server nodes and bounds how long tables stall
+pytestmark = pytest.mark.alone
+
 NODES = 3
 STARTED = re.compile(r"started nats-(n\d) \(pid (\d+)\)")
 TABLES_PER_GAME = 2

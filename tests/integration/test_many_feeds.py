@@ -20,6 +20,10 @@ from paiju_services import subjects
 from paiju_services.bus import request
 from paiju_services.messages import CreateTable, TableCreated
 
+# run after the other tests, one at a time (make test):
+# it opens 2,000 tables' feeds at once
+pytestmark = pytest.mark.alone
+
 IDLE_TABLES = 40  # watched, not started: their feeds stay open
 PLAYED_TABLES = 3  # watched while bots play them to the end
 

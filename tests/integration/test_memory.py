@@ -11,6 +11,10 @@ import pytest
 
 from paiju_services import memory
 
+# run after the other tests, one at a time (make test): it counts the scheduled collections of a
+# process kept busy
+pytestmark = pytest.mark.alone
+
 # A heap like a long-running gateway's: many frames of a few KB made and freed, a few kept
 # among them, so the freed space is scattered and the C allocator keeps it.
 FRAGMENTED = """
