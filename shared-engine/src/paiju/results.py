@@ -12,8 +12,8 @@ as payments do), ``SCORED`` (a hand gives each seat a score, which the match add
 totals), ``problems(event, players)`` (what an event of the game must hold).
 
 The kinds are data the callers read, not branches they take: a new kind of result is one more
-class here with the same members (``KIND``, ``ZERO_SUM``, ``SCORED``, ``from_event``,
-``problems``, ``earlier_forms``, ``to_json``).
+``Record`` here with the same members (``KIND``, ``ZERO_SUM``, ``SCORED``, ``from_event``,
+``problems``; ``earlier_forms`` and ``to_json`` as ``Record`` has them, or its own).
 
 A hand's end written before issue 27 may differ from today's in a form that carries nothing the
 record does not (打棒's made-up finishing order and ±levels as scores): ``earlier_forms(event,
@@ -40,8 +40,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _record_json(record: Any) -> dict[str, Any]:
-    return {"kind": record.KIND, **_plain(record)}
+class Record:
+    """What every kind of hand result shares: its JSON form (``kind`` and its fields) and, by
+    default, no earlier form of its ``hand_ended`` event. A base of slotted dataclasses, so it
+    has no slots of its own."""
+
+    __slots__ = ()
+    KIND: ClassVar[str]
+    ZERO_SUM: ClassVar[bool]
+    SCORED: ClassVar[bool]
+
+    @staticmethod
+    def earlier_forms(event: HandEnded, players: int) -> tuple[HandEnded, ...]:
+        """The forms in which a hand's end was written before, that the audit still accepts."""
+        return ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.KIND, **_plain(self)}
 
 
 def _paid_problems(event: HandEnded, players: int) -> list[str]:
@@ -65,7 +80,7 @@ def _values(lines: Iterable[ResultLine], reasons: Iterable[str]) -> tuple[Result
 
 
 @dataclass(frozen=True, slots=True)
-class Payments:
+class Payments(Record):
     """A hand settled in payments (关牌, 大北, 条数, 板子炮): the finishing order, who paid whom
     how much and for what, and each seat's net score. Zero-sum."""
 
@@ -88,20 +103,13 @@ class Payments:
             found.append(f"results that are not payments: {[r.reason for r in event.results]}")
         return found
 
-    @staticmethod
-    def earlier_forms(event: HandEnded, players: int) -> tuple[HandEnded, ...]:
-        return ()
-
-    def to_json(self) -> dict[str, Any]:
-        return _record_json(self)
-
 
 # 打棒's result lines, by what they record (reason codes of its words)
 KITTY_REASONS = ("koudi", "koudi_x4", "baodi")
 
 
 @dataclass(frozen=True, slots=True)
-class LevelsAndBlood:
+class LevelsAndBlood(Record):
     """A hand of 打棒: the attackers' points (the kitty's counted), who took the kitty and for how
     much (抠底 / 保底), the levels each seat's side climbs (one side at most), the blood the next
     dealer carries, the seats that win the match with it, and a hand dealt again (重新洗牌: the
@@ -161,16 +169,13 @@ class LevelsAndBlood:
         scores = tuple(0 if not gained else gained if up else -gained for up in levels)
         return (dataclasses.replace(event, order=tuple(range(players)), scores=scores),)
 
-    def to_json(self) -> dict[str, Any]:
-        return _record_json(self)
-
 
 XI_PREFIX = "xiqian_"  # 打拱's 喜钱 lines: paid from the deal, whoever wins the hand
 HONOURS = ("guangtou", "qing")  # 光头, 清: named on the sheet, paid nothing of their own
 
 
 @dataclass(frozen=True, slots=True)
-class PointsFanXi:
+class PointsFanXi(Record):
     """A hand of 打拱: the finishing order, the points each seat holds at the end (after 末游's
     go to 一游), the 番 the hand is settled at (and a seat of the side that won it), the 喜钱 paid
     from the deal, the honours (光头, 清), the other payments, and each seat's net score.
@@ -210,13 +215,6 @@ class PointsFanXi:
         if not _values(event.results, ["fan"]):
             found.append("a hand of 打拱 without its 番")
         return found
-
-    @staticmethod
-    def earlier_forms(event: HandEnded, players: int) -> tuple[HandEnded, ...]:
-        return ()
-
-    def to_json(self) -> dict[str, Any]:
-        return _record_json(self)
 
 
 HandResult: TypeAlias = Payments | LevelsAndBlood | PointsFanXi
