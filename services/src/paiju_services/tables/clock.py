@@ -47,6 +47,7 @@ from paiju import api
 from paiju.errors import RuleError
 from paiju.protocol import Abandon, AutoMove, AutoPlay, Command, SetAuto
 from paiju.table import TableState
+from paiju_services import periodic
 from paiju_services.deadlines import (
     Pending,
     abandon_since,
@@ -120,7 +121,8 @@ class Clock:
         return not self.busy and not self.waiting
 
     async def start(self) -> None:
-        self.loop_task = asyncio.create_task(self._forever())
+        interval = self.writer.settings.sweep_interval
+        self.loop_task = asyncio.create_task(periodic.every(interval, (self.sweep,), logger))
 
     async def stop(self) -> None:
         tasks = [t for _, t in self.timers.values()] + list(self.tasks) + self.workers
@@ -339,16 +341,6 @@ class Clock:
             return appended
 
     # --- every live table, at start and every sweep ------------------------------------------
-
-    async def _forever(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log(logger, "clock sweep failed", logging.WARNING, error=repr(exc))
-            await asyncio.sleep(self.writer.settings.sweep_interval)
 
     def _playing_here(self, table_id: str) -> bool:
         """Whether this copy's own entry of the table says it is in play (it may have started it

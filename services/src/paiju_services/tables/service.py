@@ -44,7 +44,7 @@ from nats.js import JetStreamContext
 
 from paiju.errors import RuleError
 from paiju.protocol import Command, decode
-from paiju_services import metrics, subjects
+from paiju_services import metrics, periodic, subjects
 from paiju_services.affinity import Announcer
 from paiju_services.bus import Responder, refuse_if_late
 from paiju_services.config import Settings
@@ -157,7 +157,10 @@ class TableService:
         )
         await self.responder.serve(subjects.HEALTH_TABLES, self._health, shed=False, keyless=True)
         self.announcer.start()  # the callers send this copy the tables it holds (affinity.py)
-        self.sweeper = asyncio.create_task(self._sweep_forever())
+        passes = (self.sweep, self.retire_finished, self.keep_bots_consumer, self.expire_open)
+        self.sweeper = asyncio.create_task(
+            periodic.every(self.settings.sweep_interval, passes, logger)
+        )
         await self.presence.start()
         await self.clock.start()
         log(logger, "table service ready", instance=self.settings.instance)
@@ -313,24 +316,6 @@ class TableService:
             ms=round((time.perf_counter() - t0) * 1000, 2),
         )
         return done
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            for work in (
-                self.sweep,
-                self.retire_finished,
-                self.keep_bots_consumer,
-                self.expire_open,
-            ):
-                try:
-                    await work()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    log(
-                        logger, "sweep failed", logging.WARNING, work=work.__name__, error=repr(exc)
-                    )
-            await asyncio.sleep(self.settings.sweep_interval)
 
     async def keep_bots_consumer(self) -> None:
         """The bots service's consumer of the turns, made again if it is gone (the bots user may
