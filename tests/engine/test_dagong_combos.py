@@ -4,6 +4,7 @@ against an independent brute force (every sub-multiset of a hand × every joker 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -225,19 +226,26 @@ def test_sitao_five_ten_king() -> None:
 # --- the generator against a brute force ---------------------------------------------------------
 
 
-def brute_identities(natural: Sequence[int], jokers: int) -> set[tuple[str, int, int]]:
-    """Every combination a selection of naturals plus jokers can be, found by trying each joker as
-    each rank (a joker's suit only matters in a 五十K, where the naturals decide: "如果是同花")."""
-    found: set[tuple[str, int, int]] = set()
-    size = len(natural) + jokers
-    if not natural:
+Identity = tuple[str, int, int]  # (kind, key, size) of a combination
+
+
+@functools.cache
+def brute_identities(
+    natural_ranks: tuple[int, ...], suits: frozenset[int], jokers: int
+) -> frozenset[Identity]:
+    """Every combination a selection of naturals (their ranks, sorted, and the set of their suits)
+    plus jokers can be, found by trying each joker as each rank (a joker's suit only matters in a
+    五十K, where the naturals decide: "如果是同花"). It depends on nothing else, so each answer is
+    kept: the hands of the random test share most of their selections."""
+    found: set[Identity] = set()
+    size = len(natural_ranks) + jokers
+    if not natural_ranks:
         if jokers == 1:
             found.add(("single", 0, 1))
         if jokers == 4:
             found.add(("tianzha", 0, 4))
-        return found
-    nat_ranks = Counter(c >> 2 for c in natural)
-    nat_suits = {c & 3 for c in natural}
+        return frozenset(found)
+    nat_ranks = Counter(natural_ranks)
     for assign in itertools.combinations_with_replacement(range(13), jokers):
         counts = nat_ranks + Counter(assign)
         ranks = sorted(counts)
@@ -261,43 +269,53 @@ def brute_identities(natural: Sequence[int], jokers: int) -> set[tuple[str, int,
                         face = start + len(ranks) - 1
                         key = gong_key(FANS, size, face, jokers == 0, w)
                         found.add(("gonglong", key, size))
-        if size == 3 and len(natural) >= 2 and ranks == [2, 7, 10]:
-            if len(nat_suits) == 1:
-                found.add(("zheng510k", next(iter(nat_suits)), 3))
+        if size == 3 and len(natural_ranks) >= 2 and ranks == [2, 7, 10]:
+            if len(suits) == 1:
+                found.add(("zheng510k", next(iter(suits)), 3))
             else:
                 found.add(("za510k", 0, 3))
         if size == 12 and ranks == [2, 7, 10] and all(v == 4 for v in counts.values()):
             found.add(("sitao", int(jokers == 0), 12))
-    return found
+    return frozenset(found)
 
 
-def brute_plays(hand: Sequence[int], lead: Combo | None) -> set[tuple[str, int, int]]:
+def brute_plays(hand: Sequence[int]) -> set[Identity]:
+    """Every combination some cards of ``hand`` can be: every sub-multiset of its naturals with
+    every number of its jokers."""
     natural = [c for c in hand if c < 52]
     jokers = len(hand) - len(natural)
     subsets: set[tuple[int, ...]] = set()
     for n in range(len(natural) + 1):
         subsets |= set(itertools.combinations(natural, n))
-    out: set[tuple[str, int, int]] = set()
+    out: set[Identity] = set()
     for sub in subsets:
+        ranks, suits = tuple(sorted(c >> 2 for c in sub)), frozenset(c & 3 for c in sub)
         for k in range(jokers + 1):
             if sub or k:
-                out |= brute_identities(sub, k)
-    if lead is None:
-        return out
-    return {i for i in out if beats(Combo(*i), lead)}
+                out |= brute_identities(ranks, suits, k)
+    return out
 
 
-def fast_plays(hand: Sequence[int], lead: Combo | None) -> list[tuple[str, int, int]]:
+def beating(identities: set[Identity], lead: Combo | None) -> set[Identity]:
+    """Those of ``identities`` that may be played on ``lead`` (all of them when leading)."""
+    return identities if lead is None else {i for i in identities if beats(Combo(*i), lead)}
+
+
+def fast_plays(hand: Sequence[int], lead: Combo | None) -> list[Identity]:
     return [(c.kind, c.key, c.size) for _, c in generate(sorted(hand), lead, FANS)]
 
 
-def check_hand(hand: list[int], lead: Combo | None) -> None:
-    fast = fast_plays(hand, lead)
-    assert len(fast) == len(set(fast)), "a play listed twice"
-    assert set(fast) == brute_plays(hand, lead)
-    for cards, combo in generate(sorted(hand), lead, FANS):
-        assert not Counter(cards) - Counter(hand)
-        assert combo in readings(cards, FANS)  # the cards read as listed, jokers as stated
+def check_hand(hand: list[int], leads: Sequence[Combo | None]) -> None:
+    """On each of ``leads``, the generator offers exactly the plays the brute force finds, each
+    once, made of the hand's cards and read as listed."""
+    every = brute_plays(hand)  # what the hand's cards can be does not depend on the lead
+    for lead in leads:
+        fast = fast_plays(hand, lead)
+        assert len(fast) == len(set(fast)), "a play listed twice"
+        assert set(fast) == beating(every, lead)
+        for cards, combo in generate(sorted(hand), lead, FANS):
+            assert not Counter(cards) - Counter(hand)
+            assert combo in readings(cards, FANS)  # the cards read as listed, jokers as stated
 
 
 SMALL_DECK = [r * 4 + s for r in range(13) for s in range(4)] * 2
@@ -314,8 +332,7 @@ def test_generation_is_exact_on_small_hands(seed: int, jokers: int, naturals: in
     leads: list[Combo | None] = [None]
     plays = generate(sorted(hand), None, FANS)
     leads += [c for _, c in rng.sample(plays, min(3, len(plays)))]
-    for lead in leads:
-        check_hand(hand, lead)
+    check_hand(hand, leads)
 
 
 def test_generation_is_exact_on_the_examples() -> None:
@@ -326,7 +343,7 @@ def test_generation_is_exact_on_the_examples() -> None:
         "2S 2H 2C 2D 3S AS AH BJ",
         "5S 5H TS TH KS BJ RJ",
     ):
-        check_hand(list(parse_cards(text)), None)
+        check_hand(list(parse_cards(text)), [None])
 
 
 def test_a_27_card_hand_with_four_jokers() -> None:
