@@ -21,7 +21,6 @@ import pkgutil
 import random
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -48,7 +47,7 @@ from paiju.games import (
 )
 from paiju.protocol import Command, Event, HandEnded, Pass, Play, Played
 from paiju.registry import GAMES, get_game
-from paiju.simulate import play_game, random_chooser, table_command
+from paiju.simulate import random_chooser, table_command
 from paiju.table import TableGame, TableState
 from paiju.words import CLIMBING_WORDS, CORE_WORDS, Said, Words, merged
 
@@ -72,6 +71,7 @@ def parts_of(game_id: str) -> list[ModuleType]:
 MODULES["dabang"] = [tricks, *parts_of("dabang")]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
 EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
+MAX_COMMANDS = 100_000  # of a random match (as paiju.simulate.play_game)
 
 # --- what the games produce ---------------------------------------------------------------------
 
@@ -115,8 +115,8 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-@cache
 def seen(game_id: str, games: int = 25) -> Seen:
+    """What ``games`` random matches of each variant (and option setting) of a game produce."""
     game = get_game(game_id)
     out = Seen()
     for variant, options, seed in itertools.product(
@@ -124,10 +124,7 @@ def seen(game_id: str, games: int = 25) -> Seen:
     ):
         config = api.make_config(game_id, variant.id, options=options)
         chooser = speaking_chooser(random.Random(seed), out)
-        _, events = play_game(config, f"words-{seed}", chooser)
-        state = game.initial_state(config)
-        for i, event in enumerate(events):
-            state = game.evolve(state, event)
+        for i, (event, state) in enumerate(played_events(config, f"words-{seed}", chooser)):
             out.events.add(event.TYPE)
             out.phases.add(state.phase)
             if isinstance(event, Played):
@@ -138,6 +135,33 @@ def seen(game_id: str, games: int = 25) -> Seen:
                 for seat in (None, *range(config.players)):
                     out.view_keys |= set(game.view(state, seat))
     return out
+
+
+def played_events(config: Any, base_seed: str, choose: Any) -> Iterator[tuple[Event, TableState]]:
+    """Each event of a whole match (as ``play_game`` plays it) with the state right after it: the
+    states come from the play itself, not from replaying its log."""
+    game = get_game(config.game)
+    state = game.initial_state(config)
+    for _ in range(MAX_COMMANDS):
+        if state.phase == "over":
+            return
+        command = table_command(state, base_seed)
+        if command is None:
+            seat = game.to_move(state)
+            assert seat is not None, f"nobody to move in phase {state.phase}"
+            command = choose(state, seat, game.legal_moves(state, seat))
+        for event in game.decide(state, command):
+            state = game.evolve(state, event)
+            yield event, state
+    raise AssertionError(f"the match did not end in {MAX_COMMANDS} commands")
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict[str, Seen]:
+    """What every game produced over its random games: made once for the module (the test
+    scheduler of tests/conftest.py then keeps the module in one worker), as both tests of the
+    words' completeness read every game's."""
+    return {game_id: seen(game_id) for game_id in GAME_IDS}
 
 
 def literal_kinds(game_id: str) -> set[str]:
@@ -178,11 +202,11 @@ def scored_reasons(
     return {line.reason for line in result.lines}
 
 
-def possible_reasons(game_id: str) -> set[str]:
-    """The score reasons a game can write, beyond those random games happen to reach: made-up
-    endings scored by the game itself, and the tables its reasons come from."""
+def possible_reasons(game_id: str, got: Seen) -> set[str]:
+    """The score reasons a game can write, beyond those its random games (``got``) happen to
+    reach: made-up endings scored by the game itself, and the tables its reasons come from."""
     game = get_game(game_id)
-    found = set(seen(game_id).reasons)
+    found = set(got.reasons)
     if game_id == "guanpai":
         state = dealt_state(api.make_config("guanpai", "boke", options={"bomb_score": 1}))
         found |= scored_reasons(game, state, [0, 16, 3], bombs=(1, 0, 0))  # 被关, a bomb
@@ -206,9 +230,9 @@ def raised_codes(path: Path) -> set[str]:
     return set(re.findall(r'RuleError\(\s*"(\w+)"', path.read_text()))
 
 
-def core_view_keys() -> set[str]:
+def core_view_keys(corpus: dict[str, Seen]) -> set[str]:
     """The keys every game's view has: the table's and the climbing core's."""
-    keys = [seen(g).view_keys for g in GAME_IDS]
+    keys = [corpus[g].view_keys for g in GAME_IDS]
     return set.intersection(*keys)
 
 
@@ -216,13 +240,15 @@ def core_view_keys() -> set[str]:
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_every_kind_reason_phase_and_event_of_a_game_is_named(game_id: str) -> None:
+def test_every_kind_reason_phase_and_event_of_a_game_is_named(
+    game_id: str, corpus: dict[str, Seen]
+) -> None:
     game = get_game(game_id)
     words = game.words
-    got = seen(game_id)
+    got = corpus[game_id]
     kinds = got.kinds | literal_kinds(game_id)
     assert got.kinds and kinds - set(words.kinds) == set(), game_id
-    assert possible_reasons(game_id) - set(words.reasons) == set()
+    assert possible_reasons(game_id, got) - set(words.reasons) == set()
     phases = got.phases | game.seat_phases | {"commit", "seeding", "reveal", "over"}
     assert phases - set(words.phases) == set()
     assert (got.events | {"seed_added"}) - set(words.events) == set()
@@ -233,9 +259,11 @@ def test_every_kind_reason_phase_and_event_of_a_game_is_named(game_id: str) -> N
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_every_word_a_seat_may_say_is_named_and_every_view_key_presented(game_id: str) -> None:
+def test_every_word_a_seat_may_say_is_named_and_every_view_key_presented(
+    game_id: str, corpus: dict[str, Seen]
+) -> None:
     words = get_game(game_id).words
-    got = seen(game_id)
+    got = corpus[game_id]
     for command, word in got.spoken:
         said = words.commands.get(command, {}).get(word)
         assert isinstance(said, Said), (command, word)
@@ -243,7 +271,7 @@ def test_every_word_a_seat_may_say_is_named_and_every_view_key_presented(game_id
             assert all("{card}" in text for text in (*said.button, *said.badge))
     for phase in get_game(game_id).seat_phases - {"play"}:
         assert phase in words.help and phase in words.turn_lines, phase
-    own_keys = got.view_keys - core_view_keys()
+    own_keys = got.view_keys - core_view_keys(corpus)
     assert own_keys - words.shown_keys() == set(), "a view key the words neither show nor hide"
     assert words.shown_keys() - got.view_keys == set(), "words for a key the view never has"
     for holder_key, holder in words.card_holders.items():
