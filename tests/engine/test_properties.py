@@ -29,14 +29,26 @@ CONFIGS = [
 ]
 
 
+SOAK = os.environ.get("HYPOTHESIS_PROFILE") == "soak"  # tests/conftest.py: the profiles
 # 52-card packs dealt per example of the loaded Hypothesis profile (tests/conftest.py): 2.5 under
 # ``ci`` (``make test``: 250 random games of a one-pack game, 60 of a four-pack one, per
 # configuration; a quarter of what it played before the suite had to fit in 12 minutes), 10 under
 # ``soak`` (``make soak``: 10,000 games of a one-pack game). What ``make test`` keeps besides: every
-# invariant is checked at every 9th step of each of those games, every step of 25 games per
-# configuration (test_views_never_leak_at_any_step) and every offered move of 30 games per
-# configuration (the legal-move test), all derandomized, so a run is repeatable.
-PACKS_PER_EXAMPLE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "soak" else 2.5
+# invariant is checked at every 9th step of each of those games, every step of
+# ``GAMES_AT_EVERY_STEP`` games per configuration (test_views_never_leak_at_any_step) and every
+# offered move of ``GAMES_OF_EVERY_MOVE`` games per configuration (the legal-move test), all
+# derandomized, so a run is repeatable.
+PACKS_PER_EXAMPLE = 10 if SOAK else 2.5
+# Games checked at every step, and games with every offered move decided, per configuration: 10
+# under ``ci``, 100 under ``soak``. Ten suffice for ``make test``: each is two whole hands in which
+# every view of every seat and of a spectator is checked at each of hundreds of decisions (3,400 in
+# ten 打棒 games), or every move offered is decided (over 4,000 in ten games of any configuration,
+# 34,000 of 打棒; the test asks for 1,000), and the random games above check the views at every
+# 9th step of 60 to 270 other games. (Before the suite had to fit in 12 minutes: 25 and 30.)
+GAMES_AT_EVERY_STEP = GAMES_OF_EVERY_MOVE = 100 if SOAK else 10
+# ``make soak`` selects the Hypothesis tests (``-m hypothesis``): these are, though their examples
+# are drawn inside the test (a count per configuration) or are plain seeds.
+pytestmark = pytest.mark.hypothesis
 
 
 def examples(game_id: str, variant: str, players: int) -> int:
@@ -66,7 +78,7 @@ def test_random_games_keep_every_invariant(game_id: str, variant: str, players: 
 
 @pytest.mark.parametrize(("game_id", "variant", "players"), CONFIGS)
 def test_views_never_leak_at_any_step(game_id: str, variant: str, players: int) -> None:
-    for seed in range(25):
+    for seed in range(GAMES_AT_EVERY_STEP):
         checked_random_game(game_id, variant, seed, players, hands=2, every=1)
 
 
@@ -95,7 +107,7 @@ def test_every_legal_move_is_accepted_and_a_refused_play_is_never_offered(
             assert (pick, None) not in legal
         return rng.choice(moves)
 
-    for seed in range(30):
+    for seed in range(GAMES_OF_EVERY_MOVE):
         play_game(game.config(variant, players, hands=2), f"accept-{seed}", choose)
     assert offered > 1000 and refused > 100
 
