@@ -7,6 +7,7 @@ middle of a hand, or misses an event, says it is not complete.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -32,9 +33,15 @@ CASES = [
 MAX_EVENTS = 400  # events followed per example (a whole hand and more)
 
 
+@functools.cache
+def pack_ranks(config: Any) -> Counter[str]:
+    """How many cards of each rank the pack of ``config`` holds."""
+    return Counter(rank_key(c) for c in card_codes(get_game(config.game).pack(config)))
+
+
 def truth(config: Any, state: Any, seat: int, played: list[str]) -> dict[str, int]:
     """The pack minus the seat's true hand minus the cards of the hand's plays (from the log)."""
-    pack = Counter(rank_key(c) for c in card_codes(get_game(config.game).pack(config)))
+    pack = pack_ranks(config)
     mine = Counter(rank_key(c) for c in card_codes(state.hands[seat] if state.hands else ()))
     out = pack - mine - Counter(rank_key(c) for c in played)
     return {rank: out[rank] for rank in pack}
