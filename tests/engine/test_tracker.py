@@ -53,10 +53,12 @@ def follow(
     """Play a random game with random legal moves; after every event (as the gateway sends a
     view after each) feed the seat's view to a counter and its JSON twin, and compare with the
     truth whenever the counter says it is complete. ``from_deal``: the first view fed is the first
-    in which a seat is to act (a page opened after the deal), which must count as complete. ``skip``: leave out the view of that event
-    number (a missed frame), after which the counter must not claim to be complete in that hand.
-    Returns what was seen: "compared" events, "after_plays" (compared with a card played),
-    "incomplete" events."""
+    in which a seat is to act (a page opened after the deal), which must count as complete.
+    ``skip``: leave out the view of that event number (a missed frame), after which the counter
+    must not claim to be complete in that hand. Either follows the match to the end of the hand
+    it is about (the first, or the missed one), no further: the later hands are the plain
+    following of other random games. Returns what was seen: "compared" events, "after_plays"
+    (compared with a card played), "incomplete" events."""
     game_id, variant, players = case
     config = api.make_config(game_id, variant, players)
     game = get_game(game_id)
@@ -70,6 +72,8 @@ def follow(
     number = 0
     missed_hand = None
     while state.phase != "over" and number < MAX_EVENTS:
+        if (skip or from_deal) and state.hand_no > max(missed_hand or 0, 1):
+            break  # the hand the test is about is over
         command = table_command(state, f"tracker-{seed}")
         if command is None:
             mover = game.to_move(state)
