@@ -30,21 +30,24 @@ CONFIGS = [
 
 
 SOAK = os.environ.get("HYPOTHESIS_PROFILE") == "soak"  # tests/conftest.py: the profiles
-# 52-card packs dealt per example of the loaded Hypothesis profile (tests/conftest.py): 2.5 under
-# ``ci`` (``make test``: 250 random games of a one-pack game, 60 of a four-pack one, per
-# configuration; a quarter of what it played before the suite had to fit in 12 minutes), 10 under
-# ``soak`` (``make soak``: 10,000 games of a one-pack game). What ``make test`` keeps besides: every
-# invariant is checked at every 9th step of each of those games, every step of
-# ``GAMES_AT_EVERY_STEP`` games per configuration (test_views_never_leak_at_any_step) and every
-# offered move of ``GAMES_OF_EVERY_MOVE`` games per configuration (the legal-move test), all
-# derandomized, so a run is repeatable.
-PACKS_PER_EXAMPLE = 10 if SOAK else 2.5
+# 52-card packs dealt per example of the loaded Hypothesis profile (tests/conftest.py): 1.25 under
+# ``ci`` (``make test``: 125 random games of a one-pack game, 30 of a four-pack one, per
+# configuration; an eighth of what it played before the suite had to fit in 12 minutes), 10 under
+# ``soak`` (``make soak``: 10,000 games of a one-pack game, eighty times ``make test``'s). The
+# count suffices for ``make test`` because it is not alone: every invariant is checked at every
+# 9th step of each of those games and at every step of ``GAMES_AT_EVERY_STEP`` more games per
+# configuration (test_views_never_leak_at_any_step, which checks everything this test does),
+# every offered move of ``GAMES_OF_EVERY_MOVE`` games per configuration is decided (the legal-move
+# test), and the tracker's, the browser engine's and the words' tests play random games of every
+# configuration of their own; all derandomized, so a run is repeatable, while each soak explores
+# new games.
+PACKS_PER_EXAMPLE = 10 if SOAK else 1.25
 # Games checked at every step, and games with every offered move decided, per configuration: 10
 # under ``ci``, 100 under ``soak``. Ten suffice for ``make test``: each is two whole hands in which
 # every view of every seat and of a spectator is checked at each of hundreds of decisions (3,400 in
 # ten 打棒 games), or every move offered is decided (over 4,000 in ten games of any configuration,
 # 34,000 of 打棒; the test asks for 1,000), and the random games above check the views at every
-# 9th step of 60 to 270 other games. (Before the suite had to fit in 12 minutes: 25 and 30.)
+# 9th step of 30 to 135 other games. (Before the suite had to fit in 12 minutes: 25 and 30.)
 GAMES_AT_EVERY_STEP = GAMES_OF_EVERY_MOVE = 100 if SOAK else 10
 # ``make soak`` selects the Hypothesis tests (``-m hypothesis``): these are, though their examples
 # are drawn inside the test (a count per configuration) or are plain seeds.
