@@ -96,6 +96,7 @@ const STRINGS = {
   refused: ["服务器拒绝：{reason}", "The server refused: {reason}"],
   resynced: ["已与服务器重新同步", "Resynchronised with the server"],
   disconnected: ["连接中断，正在重连…", "Disconnected, reconnecting…"],
+  offlineTurn: ["连接中断：重连后才能出牌（时间到了将由托管代打）", "Disconnected: you can play once reconnected (when your time runs out, auto-play takes over)"],
   connecting: ["正在连接…", "Connecting…"],
   engineLoadingCheck: ["引擎加载中，稍候即可出牌", "The engine is loading; you can play in a moment"],
   callPick: ["选一张牌", "Pick a card"],

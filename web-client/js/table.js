@@ -299,6 +299,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.connected = true;
       conn.textContent = "";
       conn.dataset.state = "open";
+      renderControls();
       if (s.token) ws.send(JSON.stringify({ type: "hello", token: s.token.token }));
     };
     ws.onmessage = (event) => {
@@ -317,6 +318,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       conn.textContent = t("disconnected");
       conn.dataset.state = "closed";
       s.pending = null;
+      renderControls(); // nothing can be sent: the buttons say so until the socket is back
       // back soon after a gateway restarts, later and later while it stays away (backoff.js),
       // with jitter so that a gateway's thousands of sockets do not all come back at once
       const delay = backoff.delay(backoff.RECONNECT, s.retry);
@@ -681,7 +683,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   }
 
   function send(command) {
-    if (!command || !isMyTurn() || s.pending) return false;
+    if (!command || !isMyTurn() || s.pending || !s.connected) return false;
     if (dispatch(command) === null) return false;
     s.message = { kind: "info", text: t("sending") };
     renderControls();
@@ -1011,6 +1013,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     sortBtn.textContent = s.sortMode === "rank" ? t("sortCount") : t("sortRank");
     const mine = isMyTurn();
     const ready = engine.stage === "ready";
+    const offline = !s.connected; // no socket: a move could not be sent
     const said = mine ? spokenOf(s.moves) : [];
     renderWords(said);
     controls.hidden = said.length > 0;
@@ -1026,15 +1029,15 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       layoutHand();
     }
     const canPass = mine && s.moves.some((m) => m.type === "pass");
-    playBtn.disabled = !(mine && ready && !s.pending && s.check?.ok === true);
-    passBtn.disabled = !(mine && ready && !s.pending && canPass);
+    playBtn.disabled = !(mine && ready && !s.pending && !offline && s.check?.ok === true);
+    passBtn.disabled = !(mine && ready && !s.pending && !offline && canPass);
     // the game has no pass here at all (nor, while the table deals or scores, in its play)
     passBtn.hidden = (!!phase && s.passless.has(phase)) || (s.passless.size > 0 && seatToMove(s.view) === null);
     passBtn.title = mine && !canPass && s.passCheck?.error ? both(s.passCheck.error) : "";
     hintBtn.disabled = !(mine && ready && !s.pending);
     clearBtn.disabled = s.selected.size === 0;
     mySlot.dataset.turn = mine ? "1" : "";
-    renderReadings(mine && ready);
+    renderReadings(mine && ready && !offline);
     // the line under the controls: a refusal, the engine's reason, or what to do
     let text = "";
     let kind = "info";
@@ -1042,6 +1045,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     if (s.message) {
       ({ text, kind } = s.message);
       code = s.message.code ?? "";
+    } else if (mine && offline) {
+      text = t("offlineTurn");
+      kind = "error";
+      code = "disconnected";
     } else if (mine && !ready) {
       text = t("engineLoadingCheck");
     } else if (mine && s.check && s.check.ok === false && s.check.error) {
@@ -1066,7 +1073,8 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     let why = "";
     let whyCode = "";
     const toMove = seatToMove(s.view);
-    if (s.pending) why = t("waitSending");
+    if (mine && offline) why = t("disconnected");
+    else if (s.pending) why = t("waitSending");
     else if (s.seat !== null && s.view && !mine && toMove !== null && toMove !== s.seat) {
       why = t("notYourTurnWhy", { name: seatName({ names: names(), kinds: kindsOf(), me: s.seat }, toMove) });
       whyCode = "not_your_turn";
@@ -1127,7 +1135,8 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.callPick = card;
       renderControls();
     };
-    const ctx = { view: s.view, words: wordsOf(s.game), pending: !!s.pending, picked: s.callPick, pick, send };
+    // a word cannot be said while one is being sent, nor without a socket
+    const ctx = { view: s.view, words: wordsOf(s.game), pending: !!s.pending || !s.connected, picked: s.callPick, pick, send };
     const help = helpText(ctx.words, s.view?.phase);
     clear(speakEl, controls(moves, ctx), help ? h("p.word-help", null, help) : null);
   }

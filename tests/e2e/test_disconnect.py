@@ -1,0 +1,61 @@
+"""A player whose connection drops at his turn: the page says so where he looks (the line under
+the buttons, in words, not only the small status at the top), 出牌 and 不要 are disabled so that a
+click cannot seem to do nothing, and all comes back once the socket is back. The drop is the
+gateway's socket closed from its side (Playwright routes the page's WebSocket to the real
+gateway and closes it), and the page's reconnections are refused for as long as the test says."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from e2e.conftest import Browsers
+from e2e.stack import Stack, open_lobby
+from e2e.test_layout import SIZES, STATE, open_my_table
+from e2e.test_play import my_turn_or_end
+
+OFFLINE = f"!{STATE}.connected"
+PLAY_READY = "!document.querySelector('#play').disabled"
+
+
+def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
+    browsers: Browsers, stack: Stack, artifacts: Path
+) -> None:
+    page, _ = browsers.page(*SIZES["phone"])
+    sockets: list[Any] = []
+    refused = {"on": False}
+
+    def route(ws: Any) -> None:
+        if refused["on"]:
+            ws.close(code=1011, reason="gateway unreachable")
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+    open_lobby(page, stack, "guanpai")
+    open_my_table(stack, page, "guanpai", "boke", 3)
+    assert my_turn_or_end(page) == "turn"
+    page.click("#hint")  # a legal play selected: the page says it may go
+    page.wait_for_function(PLAY_READY)
+    assert "可以出" in page.inner_text("#reason")
+
+    refused["on"] = True
+    sockets[-1].close(code=1012, reason="gateway restarting")
+    page.wait_for_function(f"{OFFLINE} && document.querySelector('#play').disabled")
+    reason = page.inner_text("#reason")
+    assert "连接中断" in reason and "托管" in reason, reason
+    assert page.get_attribute("#reason", "data-code") == "disconnected"
+    assert "连接中断" in page.inner_text("#why")
+    assert page.locator("#pass").is_disabled()
+    page.screenshot(path=str(artifacts / "disconnected-phone.png"))
+    before = page.evaluate(f"{STATE}.view.version")
+    page.click("#play", force=True)  # a click on the disabled button sends nothing
+    assert page.evaluate(f"{STATE}.pending") is None
+    assert page.evaluate(f"{STATE}.view.version") == before
+
+    refused["on"] = False  # the gateway is back: the page reconnects by itself
+    page.wait_for_function(f"{STATE}.connected && {PLAY_READY}", timeout=30_000)
+    assert "连接中断" not in page.inner_text("#reason")
+    assert page.locator("#why").is_hidden() or "连接中断" not in page.inner_text("#why")
