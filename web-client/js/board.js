@@ -443,6 +443,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
   const marks = scored ? (final ? view.totals : hand.scores) : [];
   const best = Math.max(...marks);
   const crowned = (seat) => marks.some((v) => v !== best) && marks[seat] === best;
+  const draw = marks.length > 0 && marks.every((v) => v === best); // nobody crowned: say why
   for (let seat = 0; seat < n; seat++) {
     rows.push(
       h(
@@ -460,6 +461,7 @@ export function scoreSheet(ctx, { final = false, actions = [] } = {}) {
     "section.score-sheet#score-sheet",
     { dataset: { final: final ? "1" : "", hand: hand.hand_no }, "aria-label": t("scoreSheet", { n: hand.hand_no }) },
     h("h2", null, final ? t("matchOver") : t("scoreSheet", { n: hand.hand_no })),
+    draw ? h("p.draw#draw", null, final ? t("matchDraw") : t("handDraw")) : null,
     final && hand.hand_no > 1 ? h("p.muted", null, t("scoreSheet", { n: hand.hand_no })) : null,
     h(
       "table.scores",

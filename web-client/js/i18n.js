@@ -106,6 +106,8 @@ const STRINGS = {
   // score sheet
   scoreSheet: ["第 {n} 局结算", "Hand {n}: the score"],
   matchOver: ["比赛结束", "The match is over"],
+  matchDraw: ["平局：总分相同，没有赢家", "A draw: equal totals, no winner"],
+  handDraw: ["本局平局：无人输赢", "This hand is a draw: nobody wins or loses"],
   seat: ["座位", "Seat"],
   left: ["剩牌", "Left"],
   thisHand: ["本局", "This hand"],

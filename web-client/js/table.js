@@ -1169,7 +1169,11 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   function renderSheet() {
     const view = s.view;
     if (!view) return;
-    const ended = handOver(view);
+    // the sheet opens once the table's own steps after the hand's end are done (its seed
+    // revealed, then the next deal committed to, or the match ended), when it is known whether
+    // the match goes on: a last hand's sheet opens as the match's end, never as a hand's sheet
+    // with 继续 that turns into it a moment later
+    const ended = handOver(view) && (view.phase === "seeding" || view.phase === "over");
     const final = view.phase === "over" || !!s.over;
     const handNo = view.last_hand?.hand_no;
     if (!ended || (!final && s.dismissedHand === handNo)) {
