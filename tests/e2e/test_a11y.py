@@ -5,6 +5,10 @@ Enter plays through the page's own check, P passes, H hints); the focus stays on
 the bots' plays redraw the table; and the live region — not the whole page — says what the bot
 before us played, with the cards named as players read them, and that it is our turn.
 
+The deal is random, so the test deals tables through the API (as a second browser would) until
+seat 0 leads holding a pair, and chooses the house rule 不必管, under which a follower may always
+pass: the pair and the pass made by the keyboard are then certain, whatever the rest of the deal.
+
 axe-core comes from npm (web-client/package.json) and is put into the page by the test from
 web-client/node_modules: the gateway never serves it to players, nothing comes from a CDN.
 
@@ -15,12 +19,13 @@ and ``a11y-focus-phone.png`` (390×844).
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
 from e2e.conftest import Browsers, Watch
-from e2e.stack import ROOT, Stack, create_in_lobby, open_lobby
-from e2e.test_banzipao import table_where_i_deal
+from e2e.stack import ROOT, Stack, open_lobby, sit_as
+from e2e.test_banzipao import dealt_view, table_where_i_deal
 from e2e.test_english import english
 from e2e.test_layout import SIZES
 from e2e.test_play import after_move, frames_until, my_turn_or_end, selected, version
@@ -29,8 +34,11 @@ from paiju.cards import Lang, card_name, parse_card
 AXE = ROOT / "web-client" / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
 STATE = "window.paiju.table.state"
-ME = 0  # the lobby seats us last, in seat 0, after the two bots
+ME = 0  # we join seat 0, the bots take the two others
 BEFORE_ME = 2  # 上家: the seat that plays just before us at a three-seat table
+# 不必管 (a house rule a table's creator may choose): a follower may pass even when he could beat,
+# so the keyboard's pass (P) is made at the first trick we follow, whatever the deal
+HOUSE_RULES = {"must_beat": False}
 
 AXE_RUN = """async () => {
   const result = await axe.run(document, { resultTypes: ['violations'] });
@@ -46,6 +54,35 @@ FOCUSED = """() => {
   return { index: Number(el.dataset.index), code: el.dataset.code, role: el.getAttribute('role'),
            pressed: el.getAttribute('aria-pressed'), visible: el.matches(':focus-visible') };
 }"""
+
+
+def table_where_i_lead_a_pair(stack: Stack, page: Any, attempts: int = 40) -> str:
+    """A three-seat 关牌 table with me in seat 0 and bots in the others, dealt so that I lead the
+    hand (about one deal in three: the ♦3 decides) holding a pair, which the keyboard plays at
+    once; the page opens it with my seat's token, as if this browser had created it. A deal that
+    does not fit is left as it is (its bots wait for seat 0: nothing is played there).
+
+    Raises:
+        AssertionError: no deal in ``attempts`` fits (one chance in millions with 40).
+    """
+    for _ in range(attempts):
+        table = stack.api(
+            "/api/tables",
+            {"game": "guanpai", "variant": "boke", "players": 3, "options": HOUSE_RULES},
+        )["id"]
+        joined = stack.api(
+            f"/api/tables/{table}/seats",
+            {"name": "测试玩家", "seat": ME, "seed": secrets.token_hex(16)},
+        )
+        stack.api(f"/api/tables/{table}/bots", {})
+        if dealt_view(stack, table)["turn"] != ME:
+            continue
+        sit_as(page, stack, table, ME, joined["token"])
+        page.wait_for_function(f"{STATE}?.seat === {ME} && document.body.dataset.myTurn === '1'")
+        moves = page.evaluate(STATE)["moves"]
+        if any(m["type"] == "play" and len(m["cards"]) == 2 for m in moves):
+            return str(table)
+    raise AssertionError(f"no deal in {attempts} let seat {ME} lead with a pair")
 
 
 def serious_violations(page: Any, where: str) -> list[str]:
@@ -184,8 +221,11 @@ def test_a_hand_played_by_keyboard_heard_and_checked_by_axe(
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'zh-CN'")
 
-    table = create_in_lobby(page, "guanpai", "boke", players=3)
+    table = table_where_i_lead_a_pair(stack, page)
     page.wait_for_function("document.querySelectorAll('#hand .card').length === 16")
+    # the language button, pressed last in the lobby, keeps the focus across the route's change
+    # (a hash, the same document); a click on the felt takes it away, as a player's would
+    page.evaluate("document.activeElement.blur()")
     # the page's one live region is its own, hidden; the page itself is not re-read
     assert page.get_attribute("#app", "aria-live") is None
     assert page.get_attribute("#announcer", "aria-live") == "polite"
