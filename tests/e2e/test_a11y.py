@@ -7,7 +7,8 @@ before us played, with the cards named as players read them, and that it is our 
 
 The deal is random, so the test deals tables through the API (as a second browser would) until
 seat 0 leads holding a pair, and chooses the house rule 不必管, under which a follower may always
-pass: the pair and the pass made by the keyboard are then certain, whatever the rest of the deal.
+pass: the keyboard's pair is then certain, and its pass comes at the first trick a bot plays over
+us, whatever the rest of the deal.
 
 axe-core comes from npm (web-client/package.json) and is put into the page by the test from
 web-client/node_modules: the gateway never serves it to players, nothing comes from a CDN.
