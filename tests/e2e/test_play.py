@@ -46,6 +46,7 @@ class Played:
     refusal: dict[str, Any] = field(default_factory=dict)
     final_totals: list[int] = field(default_factory=list)
     spectator_totals: list[int] = field(default_factory=list)
+    spectator_page: Any = None  # the second person's page, its engine started
 
 
 def shoot(page: Any, artifacts: Path, name: str, width: int) -> None:
@@ -305,6 +306,7 @@ def played(browser: Any, stack: Stack, artifacts: Path) -> Iterator[Played]:
         page.wait_for_selector("#score-sheet[data-final='1']")
         both_widths(page, artifacts, "score")
         record.spectator_totals = totals_of(watcher)
+        record.spectator_page = watcher
         yield record
     finally:
         people.close()
@@ -429,10 +431,13 @@ def card_strings(value: Any) -> Iterator[str]:
 
 
 def test_the_replay_steps_to_the_end_and_back_with_the_same_scores(
-    played: Played, browsers: Browsers, stack: Stack, artifacts: Path
+    played: Played, stack: Stack, artifacts: Path
 ) -> None:
-    page, _ = browsers.page(WIDTHS["desktop"])
-    page.goto(stack.url)
+    """The spectator goes back to the lobby in the same page (its engine, which replays the
+    table, already started: test_a_shared_replay_link_opens_at_its_step opens a fresh one) and
+    replays the table from the finished list."""
+    page = played.spectator_page
+    page.goto(f"{stack.url}#/")
     page.wait_for_selector(f"#finished-list .table-row[data-table='{played.table}']")
     page.click(f"#finished-list .table-row[data-table='{played.table}'] .replay-link")
     page.wait_for_selector(".replay-page[data-ready='1']")
@@ -471,7 +476,8 @@ def test_a_shared_replay_link_opens_at_its_step(
 ) -> None:
     page, _ = browsers.page(WIDTHS["phone"])
     page.goto(f"{stack.url}#/replay/{played.table}?step=7")
-    page.wait_for_selector(".replay-page[data-ready='1']")
+    # a fresh visit: the engine that replays starts first (open_lobby allows it a minute too)
+    page.wait_for_selector(".replay-page[data-ready='1']", timeout=60_000)
     assert page.get_attribute(".replay-page", "data-step") == "7"
     assert page.input_value("#replay-slider") == "7"
     page.click("#replay-play")  # plays on by itself
