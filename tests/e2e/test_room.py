@@ -2,10 +2,8 @@
 under his nickname and invites a friend with the seat link; the friend (another browser context,
 on a phone, his own nickname typed in the lobby) opens it, sits, leaves, sits again; a spectator —
 even the owner's own browser on the watch page — has no way to fill seats; the owner fills the
-last seat with a bot; both play their first moves by clicking, then hand their seats to 托管 (the
-table's own button: the server plays the rest of the match for them, quickly on the test stack,
-while they press 继续 between hands); the score table lists every hand with the right running
-totals, during the match and on the match-over sheet, where ★ marks the winner by
+last seat with a bot; both play the match by clicking; the score table lists every hand with the
+right running totals, during the match and on the match-over sheet, where ★ marks the winner by
 total; 再来一局 pressed by both deals a new match at a linked table to the same players.
 
 Screenshots: artifacts/e2e/room-*.png at 1280×800 and 390×844."""
@@ -21,7 +19,6 @@ from e2e.conftest import Browsers
 from e2e.stack import Stack
 
 HAND_CARDS = 16  # 关牌 mainstream, three players
-CLICKED_TURNS = 2  # each player's moves made by clicking; 托管 plays the rest of the match
 
 
 def shoot(page: Any, artifacts: Path, name: str) -> None:
@@ -52,27 +49,17 @@ def take_turn(page: Any) -> None:
 
 
 def play_match(pages: list[Any], artifacts: Path, timeout: float = 240.0) -> bool:
-    """Both players play until each sees the match-over sheet: each makes his first
-    ``CLICKED_TURNS`` moves by clicking, then at his next turn presses 托管 (the table's own
-    button), and the server plays his seat from there (after the stack's short ``auto_delay``)
-    while he presses 继续 on each hand's sheet; the score table is opened once from the table
-    page during the match. Whether it was."""
+    """Both players play until each sees the match-over sheet; the score table is opened once
+    from the table page during the match. Whether it was."""
     opened = False
-    clicked = dict.fromkeys(range(len(pages)), 0)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if all(p.locator("#score-sheet[data-final='1']").count() for p in pages):
             return opened
         moved = False
-        for n, page in enumerate(pages):
-            if clicked[n] <= CLICKED_TURNS and page.evaluate(
-                "document.body.dataset.myTurn === '1'"
-            ):
-                if clicked[n] < CLICKED_TURNS:
-                    take_turn(page)
-                else:  # at his turn, as the page offers it once the table has moved on
-                    hand_to_auto(page)
-                clicked[n] += 1
+        for page in pages:
+            if page.evaluate("document.body.dataset.myTurn === '1'"):
+                take_turn(page)
                 moved = True
                 continue
             # 继续 on a hand's sheet, if it is still there (the next deal may take it away)
@@ -94,15 +81,6 @@ def play_match(pages: list[Any], artifacts: Path, timeout: float = 240.0) -> boo
         if not moved:
             time.sleep(0.05)
     raise AssertionError("the match did not end in time")
-
-
-def hand_to_auto(page: Any) -> None:
-    """托管 pressed: the page shows it on, and it stays on through the hands that follow (继续 is
-    not an act that takes the seat back)."""
-    page.wait_for_selector("#auto:not([hidden]):not([disabled])")
-    page.click("#auto")
-    page.wait_for_selector("#auto[data-on='1']")
-    assert page.inner_text("#auto") == "取消托管"
 
 
 def test_invite_nickname_score_table_and_rematch(
@@ -187,7 +165,7 @@ def test_invite_nickname_score_table_and_rematch(
         )
     assert guest.evaluate("window.paiju.table.state.seat") == 1
 
-    # the match, begun by clicking and played on by 托管; the score table opened during it
+    # the match, played by clicking; the score table opened during it
     opened = play_match([host, guest], artifacts)
     assert opened
     hands = stack.api(f"/api/tables/{table}/hands")
@@ -209,14 +187,6 @@ def test_invite_nickname_score_table_and_rematch(
             running = [t + s for t, s in zip(running, hand["scores"], strict=True)]
             assert [int(x.replace("+", "")) for x in scored] == hand["scores"]
             assert [int(x.replace("+", "")) for x in shown] == running
-    # 托管 switched on once by each player's button, and never off: 继续 did not take it back
-    switches = [
-        e for e in stack.api(f"/api/tables/{table}/log")["events"] if e["type"] == "auto_set"
-    ]
-    assert sorted((e["seat"], e["on"], e["reason"]) for e in switches) == [
-        (0, True, "self"),
-        (1, True, "self"),
-    ]
     finished = stack.api(f"/api/tables/{table}")
     assert finished["totals"] == running == hands["totals"]
     best = max(running)
