@@ -49,6 +49,7 @@ def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
     assert page.get_attribute("#reason", "data-code") == "disconnected"
     assert "连接中断" in page.inner_text("#why")
     assert page.locator("#pass").is_disabled()
+    assert page.locator("#auto").is_disabled()  # 托管 too is a command sent over the socket
     page.screenshot(path=str(artifacts / "disconnected-phone.png"))
     before = page.evaluate(f"{STATE}.view.version")
     page.click("#play", force=True)  # a click on the disabled button sends nothing
@@ -58,4 +59,5 @@ def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
     refused["on"] = False  # the gateway is back: the page reconnects by itself
     page.wait_for_function(f"{STATE}.connected && {PLAY_READY}", timeout=30_000)
     assert "连接中断" not in page.inner_text("#reason")
+    assert page.locator("#auto").is_enabled()
     assert page.locator("#why").is_hidden() or "连接中断" not in page.inner_text("#why")

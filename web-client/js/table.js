@@ -914,7 +914,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     autoBtn.textContent = inAuto ? t("autoOff") : t("autoOn");
     autoBtn.title = inAuto ? t("autoNotice") : t("autoOnTitle");
     autoBtn.dataset.on = inAuto ? "1" : "";
-    autoBtn.disabled = !!s.pending;
+    autoBtn.disabled = !!s.pending || !s.connected; // a switch is a command: sent, or no socket
     document.title = (isMyTurn() && s.settled ? t("yourTurnTitle") : "") + baseTitle;
   }
 
@@ -1085,6 +1085,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     whyEl.textContent = why;
     whyEl.hidden = !why;
     whyEl.dataset.code = whyCode;
+    renderAuto(); // its button waits for the same acknowledgement as the others
     renderTracker();
   }
 
