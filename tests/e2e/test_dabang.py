@@ -20,8 +20,7 @@ choice comes.
 
 The third test deals until nobody grabs in the first hand (seat 0 says 不亮 when asked, while the
 dealer drawn by lot wears his badge): the kitty is turned from the dealer drawn by lot and the cards
-turned are on the page, in both languages; the hand is played on by 托管 (the table's own button;
-the first test is the one that clicks a hand through) to its score sheet, whose
+turned are on the page, in both languages; the hand is clicked through to its score sheet, whose
 抠底/保底 line is read in Chinese and in English; after 继续, a later hand's declaring window is
 clicked with the level-card buttons until a declaration has been overcalled (by a bot over mine,
 by me over a bot's, or by me reinforcing my own) — the match has three hands, so a hand whose
@@ -295,26 +294,6 @@ def play_to_sheet(page: Any, hand: Hand) -> list[str]:
             assert view["phase"] == "play", view["phase"]
             take_turn(page, played)
     raise AssertionError(f"no score sheet: {diagnose(page)}")
-
-
-def served_to_sheet(page: Any, stack: Stack, table: str) -> None:
-    """The rest of a hand whose moves the caller does not check, played for my seat by the
-    server: 托管 pressed at my next turn (the table's own button), the hand's sheet awaited; then,
-    unless the match is over, 托管 switched off with my seat's own command through the API (the
-    sheet covers the button), so that I speak myself in the next hand's declaring window."""
-    page.wait_for_function(TURN_OR_SHEET, timeout=90_000)
-    if not page.locator("#score-sheet").count():
-        page.click("#auto")
-        page.wait_for_selector("#auto[data-on='1']")
-        page.wait_for_selector("#score-sheet", timeout=180_000)
-    if page.locator("#score-sheet[data-final='1']").count() or 0 not in state(page)["view"]["auto"]:
-        return
-    token = page.evaluate(f"JSON.parse(localStorage.getItem('paiju.seats'))['{table}'].token")
-    off = {"type": "set_auto", "seat": 0, "on": False}
-    stack.api(
-        f"/api/tables/{table}/commands", {"id": secrets.token_hex(8), "command": off}, token=token
-    )
-    page.wait_for_function(f"!{STATE}.view.auto.includes(0)")
 
 
 def next_hand(page: Any, no: int) -> None:
@@ -718,8 +697,8 @@ def test_nobody_grabs_the_kitty_is_turned_and_a_later_hand_is_declared_with_an_o
     page.click("#lang-switch")
     page.wait_for_function("document.documentElement.lang === 'zh-CN'")
 
-    # the first hand played on to its sheet, whose 抠底/保底 line reads in both languages
-    served_to_sheet(page, stack, hand.table)
+    # the first hand clicked through to its sheet, whose 抠底/保底 line reads in both languages
+    play_to_sheet(page, hand)
     sheet = last_trick_line(page)
     assert len(sheet["zh"]) == len(sheet["en"]) == 1, sheet
     checked(page, artifacts, "dabang-sheet", problems)
@@ -756,7 +735,7 @@ def test_nobody_grabs_the_kitty_is_turned_and_a_later_hand_is_declared_with_an_o
         declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
         if len(declared) >= 2 and any(seat == 0 for seat, _ in declared):
             break
-        served_to_sheet(page, stack, hand.table)  # no overcall in this hand's cards: the next
+        play_to_sheet(page, hand)  # no overcall in this hand's cards: the next hand
     else:
         raise AssertionError(f"no hand of three had an overcall: {auctions}")
     declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
