@@ -31,6 +31,7 @@ from litestar.testing import TestClient
 
 from e2e.conftest import Browsers
 from e2e.stack import ROOT, Stack, wait_until
+from paiju_services.config import Settings
 from paiju_services.gateway import precompressed, static
 from paiju_services.gateway.app import error_response
 
@@ -97,7 +98,7 @@ def served(tmp_path: Path) -> Iterator[tuple[TestClient[Litestar], static.Static
         wheels=str(tmp_path / "dist"),
         web_client=str(tmp_path / "web"),
         cache=str(tmp_path / "cache"),
-        brotli_quality=precompressed.BROTLI_QUALITY,
+        brotli_quality=Settings().brotli_quality,
     )
     app = Litestar(
         route_handlers=files.routers(),
@@ -157,7 +158,7 @@ def test_copies_are_made_once_per_content_under_its_hash(
         wheels=str(root / "dist"),
         web_client=str(root / "web"),
         cache=str(root / "cache"),
-        brotli_quality=precompressed.BROTLI_QUALITY,
+        brotli_quality=Settings().brotli_quality,
     )
     (root / "cache" / ("0" * 64 + ".gz")).write_bytes(b"a copy of a content no file has")
     again.store.prepare([folder.root for folder in again.folders.values()])
@@ -166,7 +167,7 @@ def test_copies_are_made_once_per_content_under_its_hash(
     # a copy another process is making (its lock held) is left to it, not made twice
     br.unlink()
     with precompressed._locked(root / "cache" / f".{digest}.br.lock", wait=True):
-        coding = precompressed.CODINGS[0]
+        coding = again.store.codings[0]
         assert not again.store.make(
             root / "pyodide" / "pyodide.asm.wasm", digest, coding, wait=False
         )

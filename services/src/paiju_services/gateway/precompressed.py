@@ -44,7 +44,6 @@ from paiju_services.logs import log
 logger = logging.getLogger("paiju.gateway.static")  # as before the split: log filters still match
 
 GZIP_LEVEL = 9
-BROTLI_QUALITY = 11
 SKIP_DIRS = frozenset({"node_modules", "__pycache__"})  # of the web client's folder, at start
 
 # Already compressed as a whole: another pass would only cost time.
@@ -89,9 +88,6 @@ def codings(brotli_quality: int) -> tuple[Coding, ...]:
     )
 
 
-CODINGS = codings(BROTLI_QUALITY)
-
-
 @dataclass(frozen=True)
 class Entry:
     """A file as last seen: what its stat said when it was hashed, and the hash."""
@@ -123,7 +119,7 @@ class Precompressed:
     """The cache folder of compressed copies, what is known of each file served, and the one
     background thread that makes the slow copies."""
 
-    def __init__(self, cache: Path, brotli_quality: int = BROTLI_QUALITY) -> None:
+    def __init__(self, cache: Path, brotli_quality: int) -> None:
         self.cache = cache
         self.codings = codings(brotli_quality)
         self._entries: dict[Path, Entry] = {}
