@@ -2,7 +2,9 @@
 the buttons, in words, not only the small status at the top), 出牌 and 不要 are disabled so that a
 click cannot seem to do nothing, and all comes back once the socket is back. The drop is the
 gateway's socket closed from its side (Playwright routes the page's WebSocket to the real
-gateway and closes it), and the page's reconnections are refused for as long as the test says."""
+gateway and closes it), and the page's reconnections are refused for as long as the test says.
+Once back, the page shows my seat at once: the socket's first, public view is not drawn, so my
+hand and its selection do not vanish for a moment (the hint's play is still ready to go)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,14 @@ from e2e.test_layout import SIZES, STATE, open_my_table
 from e2e.test_play import my_turn_or_end
 
 OFFLINE = f"!{STATE}.connected"
-PLAY_READY = "!document.querySelector('#play').disabled"
+PLAY_READY = "document.querySelector('#play')?.disabled === false"
+# set if the 出牌 button leaves the page (the board drawn without my seat) while it is watched
+WATCH_MY_SEAT = """() => {
+  const play = document.querySelector('#play');
+  window.lostMySeat = false;
+  new MutationObserver(() => { if (!play.isConnected) window.lostMySeat = true; })
+    .observe(document.body, { childList: true, subtree: true });
+}"""
 
 
 def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
@@ -41,6 +50,7 @@ def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
     page.wait_for_function(PLAY_READY)
     assert "可以出" in page.inner_text("#reason")
 
+    page.evaluate(WATCH_MY_SEAT)
     refused["on"] = True
     sockets[-1].close(code=1012, reason="gateway restarting")
     page.wait_for_function(f"{OFFLINE} && document.querySelector('#play').disabled")
@@ -59,5 +69,6 @@ def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
     refused["on"] = False  # the gateway is back: the page reconnects by itself
     page.wait_for_function(f"{STATE}.connected && {PLAY_READY}", timeout=30_000)
     assert "连接中断" not in page.inner_text("#reason")
+    assert page.evaluate("window.lostMySeat") is False  # my seat was never drawn away
     assert page.locator("#auto").is_enabled()
     assert page.locator("#why").is_hidden() or "连接中断" not in page.inner_text("#why")

@@ -127,6 +127,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     config: null,
     token: watch ? null : api.seatToken(tableId),
     seat: null, // my seat, once the server has welcomed the token
+    // a hello is on its way: the socket's first, public frames are not shown (my hand would
+    // vanish for a moment, and my selection with it) until the server welcomes me to my seat
+    hello: false,
     view: null,
     serverMoves: null,
     moves: [], // the engine worker's legal moves for my seat
@@ -300,6 +303,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       conn.textContent = "";
       conn.dataset.state = "open";
       renderControls();
+      s.hello = !!s.token;
       if (s.token) ws.send(JSON.stringify({ type: "hello", token: s.token.token }));
     };
     ws.onmessage = (event) => {
@@ -342,11 +346,14 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     switch (frame.type) {
       case "welcome":
         // a socket starts as a spectator; after our hello the server welcomes us to our seat
+        if (s.hello && frame.seat === null) return;
+        s.hello = false;
         s.seat = frame.seat;
         s.retry = 0; // the table is served: not when the socket opens, as one the server cannot
         // serve yet (unavailable, overloaded) opens, says so and closes (1013)
         return;
       case "state":
+        if (s.hello) return; // the public view, before my seat's
         await onState(frame);
         return;
       case "ack":
@@ -369,6 +376,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
 
   function onError(frame) {
     const reason = both(frame);
+    if (!frame.id && s.hello) {
+      s.hello = false; // the hello was refused: the public view, then, as a spectator sees it
+      sendFrame({ type: "sync" });
+    }
     if (!frame.id && GONE.has(frame.code)) {
       tableGone(frame);
       return;
@@ -886,7 +897,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       const joined = await api.joinSeat(tableId, api.playerName(), seat, api.newSeed());
       api.saveSeatToken(tableId, joined.seat, joined.token);
       s.token = { seat: joined.seat, token: joined.token };
-      sendFrame({ type: "hello", token: joined.token });
+      s.hello = sendFrame({ type: "hello", token: joined.token });
       await refreshMeta();
     } catch (err) {
       toast(both(err), "error");
