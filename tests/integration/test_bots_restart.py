@@ -24,7 +24,8 @@ def slow_bots(tmp_path: Path) -> Iterator[Stack]:
     s.start_nats()
     try:
         s.start("tables")
-        s.start("bots", "--bot-delay", "0.05")
+        # slow enough that the match is far from over when the test stops it, on a loaded machine
+        s.start("bots", "--bot-delay", "0.5")
         s.start("gateway")
     except Exception:
         s.stop()
@@ -38,13 +39,16 @@ async def test_a_table_of_bots_plays_on_after_the_bots_service_restarts(slow_bot
         table = await new_table(http, game="guanpai")
         filled = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         assert filled.status_code == 200, filled.text
+        seated = (await http.get(f"/api/tables/{table}/state")).json()["index"]
         deadline = time.monotonic() + 30
-        while (await http.get(f"/api/tables/{table}/state")).json()["index"] < 10:
+        while (await http.get(f"/api/tables/{table}/state")).json()["index"] < seated + 3:
             assert time.monotonic() < deadline, "the bots did not start playing"
             await asyncio.sleep(0.05)
         bots = next(p for p in slow_bots.procs if p.name.startswith("bots"))
         bots.stop()
         moved = (await http.get(f"/api/tables/{table}/state")).json()["index"]
+        status = (await http.get(f"/api/tables/{table}")).json()["status"]
+        assert status != "finished", "the match ended before the bots were stopped"
         slow_bots.start("bots", "--bot-delay", "0.05")
         finished = await wait_status(http, table, "finished", timeout=60)
         assert sum(finished["totals"]) == 0
