@@ -1,6 +1,7 @@
 """Optimistic concurrency: two copies of the table service that decide on the same state cannot
 both append; a command id is appended once however often, and wherever, it is sent; a copy that
-lost a race reloads and retries instead of failing."""
+lost a race reloads and retries instead of failing; the last seats joining on two copies at once
+each bring their seed into the first deal."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from paiju import api
 from paiju.errors import RuleError
 from paiju.protocol import encode
 from paiju_services.config import Settings
-from paiju_services.messages import CommandDone, SeatCommand
+from paiju_services.messages import CommandDone, Join, SeatCommand
 from paiju_services.tables import TableService
 
 
@@ -167,3 +168,24 @@ async def test_concurrent_http_commands_for_one_seat(stack: Stack, http: httpx.A
     assert {r.json()["code"] for r in replies if r.status_code == 422} <= {"not_your_turn"}
     after = await raw_log(stack.nats_url, table)
     assert seat_events(after) == seat_events(before) + 1
+
+
+async def test_the_last_two_seats_joined_on_two_copies_at_once_both_seed_the_first_deal(
+    stack: Stack, http: httpx.AsyncClient, copies: tuple[TableService, TableService]
+) -> None:
+    """Either join may fill the table and run its deal: a seed is in the deal all the same (it
+    used to be dropped when the other copy dealt first)."""
+    a, b = copies
+    for attempt in range(6):
+        table = await new_table(http)
+        await join(http, table, "P0", seat=0)
+        await a.writer.table(table), await b.writer.table(table)
+        await asyncio.gather(
+            a.join(table, Join(name="P1", seat=1, seed=f"one-{attempt}")),
+            b.join(table, Join(name="P2", seat=2, seed=f"two-{attempt}")),
+        )
+        events = [e for _, e in (await raw_log(stack.nats_url, table))[1:]]
+        dealt = next(i for i, e in enumerate(events) if e["type"] == "dealt")
+        seeds = sorted((e["seat"], e["seed"]) for e in events[:dealt] if e["type"] == "seed_added")
+        assert seeds == [(1, f"one-{attempt}"), (2, f"two-{attempt}")], (attempt, seeds)
+        assert_clean_log(await raw_log(stack.nats_url, table))

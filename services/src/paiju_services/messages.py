@@ -45,6 +45,10 @@ class Seat(msgspec.Struct, kw_only=True):
     # its player left during the match: 托管 plays it to the end (its token is gone; the seat
     # still counts as a human's for the clock, as a bot's for the 继续 gate)
     left: bool = False
+    # the seed its join brought for the first deal: the table's steps add it to the log before
+    # that deal, whichever copy runs them (a join could otherwise fill the table and lose the
+    # race to another copy's deal); public once added, as every seat's seed is
+    seed: str | None = None
 
 
 class TableMeta(msgspec.Struct, kw_only=True):

@@ -25,7 +25,7 @@ import nats.js.errors
 
 from paiju import api
 from paiju.errors import RuleError
-from paiju.protocol import Close, Command, SetAuto, decode
+from paiju.protocol import Close, Command, SetAuto
 from paiju.simulate import hand_problem
 from paiju_services import subjects
 from paiju_services.bus import request
@@ -183,6 +183,7 @@ class Room:
                 joined_at=time.time(),
                 request_sha256=request_hash,
                 request_digest=fingerprint,
+                seed=req.seed,
             )
             if ids.seats_ready(seats):
                 entry.meta.status = "playing"
@@ -194,16 +195,7 @@ class Room:
             await self.writer.bot_tokens_kv.put(f"{table_id}.{seat}", token.encode())
         await self.views.remember(table_id, token)  # its views' key (a retry: the same)
         async with self.writer.lock(table_id):
-            if req.seed is not None:
-                seed = req.seed
-
-                def add_seed(t: TableLog) -> tuple[str, Command] | None:
-                    if t.state.phase != "seeding":
-                        return None  # the deal came first (another seat filled the table)
-                    return f"seed.{seat}", decode({"type": "add_seed", "seat": seat, "seed": seed})  # type: ignore[return-value]
-
-                await self.writer.execute(table_id, add_seed)
-            await self.steps.run(table_id)
+            await self.steps.run(table_id)  # its seed (Seat.seed) first, then the deal if full
         return Joined(seat=seat, token=token)
 
     async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:

@@ -20,7 +20,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from paiju.errors import RuleError
-from paiju.protocol import Command
+from paiju.protocol import AddSeed, Command
 from paiju.simulate import table_command
 from paiju_services.errors import ServiceError
 from paiju_services.logs import log
@@ -51,9 +51,16 @@ class TableSteps:
         self.offers = offers
         self.ending = ending
 
-    def step(self, table_id: str, table: TableLog, *, full: bool) -> tuple[str, Command] | None:
-        """The table's next own step (commit, deal, reveal), if it takes one now."""
+    def step(
+        self, table_id: str, table: TableLog, *, full: bool, seeds: dict[int, str]
+    ) -> tuple[str, Command] | None:
+        """The table's next own step (a joined seat's seed, commit, deal, reveal), if it takes one
+        now. ``seeds``: the seeds the seats brought when they joined, for the first deal."""
         state = table.state
+        if state.phase == "seeding" and state.hand_no == 1:
+            for seat, seed in seeds.items():
+                if state.player_seeds[seat] is None:
+                    return f"seed.{seat}", AddSeed(seat=seat, seed=seed)
         if state.phase == "seeding" and not full:
             return None  # the deal waits for every seat to be taken
         if self.clock.holds(table_id, state):
@@ -73,12 +80,13 @@ class TableSteps:
         await self.writer.secret(table_id)
         await self.writer.meta(table_id)  # the seats, for the 继续 gate (clock.holds)
         for _ in range(MAX_STEPS):
-            full = True
+            full, seeds = True, {}
             if table.state.phase == "seeding":
                 entry = await self.writer.meta(table_id, fresh=True)
                 full = seats_ready(entry.meta.seats)
+                seeds = {i: s.seed for i, s in enumerate(entry.meta.seats) if s.seed is not None}
             done = await self.writer.execute(
-                table_id, functools.partial(self.step, table_id, full=full)
+                table_id, functools.partial(self.step, table_id, full=full, seeds=seeds)
             )
             if done is None:
                 break
