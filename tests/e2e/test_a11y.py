@@ -271,10 +271,16 @@ def test_a_hand_played_by_keyboard_heard_and_checked_by_axe(
         after_move(page, before)
         if page.locator("#score-sheet").count():
             break
-        # the bots' plays redraw the table: the focus stays on its card all along
+        # the bots' plays redraw the table: the focus stays on its card all along, unless the
+        # bots end the hand meanwhile: then the sheet, drawn soon after, has the focus (CI on
+        # 17a04e8 looked between the two)
+        page.wait_for_function(
+            "!!document.activeElement?.matches('#hand .card[data-index]')"
+            " || !!document.querySelector('#score-sheet')"
+        )
         ring = focused(page)
         if "code" not in ring and page.locator("#score-sheet").count():
-            break  # the bots ended the hand meanwhile: the sheet has the focus now
+            break
         assert "code" in ring, f"the focus left the hand after our move: {ring}"
         page.wait_for_function(
             "document.body.dataset.myTurn === '1' || !!document.querySelector('#score-sheet')",
