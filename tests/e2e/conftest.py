@@ -7,6 +7,7 @@ Screenshots go to ``artifacts/e2e/`` (``PAIJU_ARTIFACTS`` overrides it).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -113,6 +114,41 @@ class Browsers:
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+
+
+# What each open page showed when a test failed, in the failure's report (CI prints it): the
+# table's phase, turn and seat, the engine's stage, the controls' states, the line under them
+PAGE_STATE = """() => {
+  const s = window.paiju?.table?.state;
+  const v = s?.view;
+  const button = (id) => { const el = document.querySelector(id);
+    return el ? (el.hidden ? "hidden" : el.disabled ? "disabled" : "enabled") : "absent"; };
+  return { url: location.href, engine: document.body.dataset.engine ?? null,
+    connected: s?.connected ?? null, seat: s?.seat ?? null, pending: s?.pending ?? null,
+    settled: s?.settled ?? null, phase: v?.phase ?? null, turn: v?.turn ?? null,
+    version: v?.version ?? null, auto: v?.auto ?? null, moves: s?.moves?.length ?? null,
+    check: s?.check ?? null, myTurn: document.body.dataset.myTurn ?? null,
+    play: button("#play"), pass: button("#pass"), hint: button("#hint"), autoButton: button("#auto"),
+    reason: document.querySelector("#reason")?.textContent ?? null,
+    sheet: !!document.querySelector("#score-sheet") };
+}"""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    browsers = getattr(item, "funcargs", {}).get("browsers")
+    if report.when != "call" or not report.failed or not isinstance(browsers, Browsers):
+        return
+    lines = []
+    for context in browsers.contexts:
+        for page in context.pages:
+            try:
+                lines.append(json.dumps(page.evaluate(PAGE_STATE), ensure_ascii=False))
+            except Exception as exc:  # a closed or crashed page says so
+                lines.append(f"{page.url}: {exc!r}")
+    report.sections.append(("the pages when the test failed", "\n".join(lines)))
 
 
 @pytest.fixture
