@@ -92,6 +92,9 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     assert re.fullmatch(r"[0-9a-f]{32}", pressed["command"]["seed"])
 
 
+CLICK_IF_ENABLED = "(id) => { const b = document.querySelector(id); if (!b.disabled) b.click(); }"
+
+
 def play_my_turns_until_the_sheet(page: Any) -> None:
     """My turns as a player takes them, until the hand's sheet asks for 继续: 提示 then 出牌, or
     不要 when nothing beats (rather than waiting out the clock at each turn). Should the clock
@@ -104,13 +107,15 @@ def play_my_turns_until_the_sheet(page: Any) -> None:
         before = page.evaluate("window.paiju.table.state.view.version")
         moves = page.evaluate("window.paiju.table.state.moves")
         button = "#play" if any(m["type"] == "play" for m in moves) else "#pass"
+        # each button clicked only if still enabled, in one step: the 4 s clock may run out
+        # between a look and a click (CI on 4a625a1: Playwright's click then waited for a button
+        # disabled for good)
         if button == "#play":
-            page.click("#hint")
+            page.evaluate(CLICK_IF_ENABLED, "#hint")
         page.wait_for_function(
             f"!document.querySelector('{button}').disabled || document.body.dataset.myTurn !== '1'"
         )
-        if page.evaluate(f"!document.querySelector('{button}').disabled"):
-            page.click(button)
+        page.evaluate(CLICK_IF_ENABLED, button)
         page.wait_for_function(
             f"(window.paiju.table?.state.view?.version ?? 0) > {before} || {sheet}"
         )
