@@ -22,6 +22,8 @@ from paiju_services import subjects
 from paiju_services.messages import BotTurn
 
 GAMES = [("guanpai", "boke", 3), ("banzipao", "guizhou", 4), ("dabang", "huludao", 4)]
+# one hand of each: 打棒's match would otherwise go on until a side passes 10
+ONE_HAND = {"hands": 1}
 
 
 @pytest.mark.parametrize(("game", "variant", "players"), GAMES, ids=[g for g, _, _ in GAMES])
@@ -35,7 +37,7 @@ async def test_a_bot_seat_is_offered_its_own_view_only(
 
     observer = await nats.connect(stack.nats_url)
     try:
-        table = await new_table(http, game=game, variant=variant, players=players)
+        table = await new_table(http, game=game, variant=variant, players=players, options=ONE_HAND)
         await observer.subscribe(subjects.turns_subject(table), cb=record)
         r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         assert r.status_code == 200, r.text
