@@ -8,6 +8,7 @@ property tests count them: 打棒 plays four decks)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import httpx
@@ -42,12 +43,14 @@ async def test_a_bot_seat_is_offered_its_own_view_only(
         r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
         assert r.status_code == 200, r.text
         await wait_status(http, table, "finished", timeout=120)
-        await asyncio.sleep(0.2)
+        events, states = await logged_states(http, table)
+        moves = sum(1 for e in events if e.TYPE in ("played", "passed", "bid_made"))
+        deadline = time.monotonic() + 10  # the offers' messages may trail the table's end
+        while len({t.version for t in turns}) < moves and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     finally:
         await observer.close()
 
-    events, states = await logged_states(http, table)
-    moves = sum(1 for e in events if e.TYPE in ("played", "passed", "bid_made"))
     assert len({t.version for t in turns}) >= moves > 10  # every move was an offered turn
     checked = 0
     for turn in turns:
