@@ -78,6 +78,7 @@ def test_the_rules_link_reaches_docs_rules() -> None:
 
 # --- the static routes alone, on folders of our own -------------------------------------------
 
+SNAPSHOT = "engine.snapshot"
 WASM = bytes(range(256)) * 64 + b"(module)" * 4096  # 48 KiB that compress well
 WHEEL = b"PK\x03\x04" + b"paiju/__init__.py " * 3000
 
@@ -333,8 +334,10 @@ def test_the_engine_loads_from_compressed_files_starts_at_boot_and_is_not_downlo
     page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
     wasm = sent["pyodide.asm.wasm"]
     assert wasm["content-encoding"] in ("br", "gzip") and wasm["content-type"] == "application/wasm"
-    for name in ("pyodide.asm.mjs", "python_stdlib.zip", "paiju-0.1.0-py3-none-any.whl"):
+    for name in ("pyodide.asm.mjs", "python_stdlib.zip", "paiju-0.1.0-py3-none-any.whl", SNAPSHOT):
         assert sent[name]["content-encoding"] in ("br", "gzip"), name
+    # Python started from the snapshot `make wheel` made of this wheel, not by itself
+    assert page.evaluate("window.paiju.engine.timings.snapshot") is True
     # the worker was started at boot, before the lobby asked the gateway for anything
     started = page.evaluate("window.paiju.engine.startedAt")
     first_api = page.evaluate(
@@ -350,6 +353,7 @@ def test_the_engine_loads_from_compressed_files_starts_at_boot_and_is_not_downlo
     for name in ("pyodide.asm.wasm", "python_stdlib.zip"):
         assert prefixes["/pyodide/"] + name in loaded
     assert prefixes["/wheels/"] + "paiju-0.1.0-py3-none-any.whl" in loaded
+    assert prefixes["/wheels/"] + SNAPSHOT in loaded
     assert sent["pyodide.asm.wasm"]["cache-control"] == "public, max-age=31536000, immutable"
     # a reload asks only for /versions.json (a 304): Pyodide and the wheel come from the cache
     page.reload()
@@ -358,6 +362,31 @@ def test_the_engine_loads_from_compressed_files_starts_at_boot_and_is_not_downlo
         "Object.fromEntries(performance.getEntriesByType('resource')"
         ".map((e) => [e.name.split('/').pop(), e.transferSize]))"
     )
-    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "paiju-0.1.0-py3-none-any.whl"):
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "paiju-0.1.0-py3-none-any.whl", SNAPSHOT):
         assert transfers[name] == 0, (name, transfers[name])
     assert 0 < transfers["versions.json"] < 1000  # revalidated: headers only
+
+
+def test_a_snapshot_of_another_wheel_is_not_used_and_python_starts_by_itself(
+    browsers: Browsers, stack: Stack
+) -> None:
+    """The snapshot holds the engine's modules as `make wheel` imported them: one served beside
+    another wheel (a deploy that copied one file and not the other) would run old code with the
+    new wheel's files. Its header names its wheel's sha256; the worker checks it and, if it is
+    not the wheel's it got, starts Python by itself, with a warning in the console."""
+    page, _ = browsers.page()
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+
+    def other_wheels(route: Any) -> None:
+        body = route.fetch().body()
+        header, memory = body.split(b"\n", 1)
+        assert header.startswith(b"paiju-snapshot ") and len(header) == len("paiju-snapshot ") + 64
+        route.fulfill(body=b"paiju-snapshot " + b"0" * 64 + b"\n" + memory)
+
+    page.context.route(re.compile(rf".*/{SNAPSHOT}$"), other_wheels)
+    page.goto(stack.url)
+    page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
+    assert page.evaluate("window.paiju.engine.timings.snapshot") is False
+    assert any("snapshot is not of this wheel" in w for w in warnings), warnings
+    assert page.evaluate("window.paiju.engine.python").startswith("3.")  # Python ran

@@ -2,7 +2,7 @@
 // from /wheels/, running in a module worker so that the page never waits on Python.
 //
 // Protocol (every request carries an `id`; every reply echoes it):
-//   main → worker  {id, op: "init", pyodide, wheel}          → {id, ok, result: {python, timings}}
+//   main → worker  {id, op: "init", pyodide, wheel, snapshot} → {id, ok, result: {python, timings}}
 //                  {id, op: "seat", key, config}             a SeatClient for one table/seat
 //                  {id, op: "view", key, view}               → {seat, turn, moves, tracker}
 //                                                            tracker: the seat's 记牌器 counts
@@ -67,18 +67,53 @@ async function fetchWheel(wheel) {
   return response.arrayBuffer();
 }
 
-async function init({ pyodide: plainIndexURL, wheel: plainWheel }) {
+// The snapshot `make wheel` made of Python with this wheel's engine imported
+// (shared-engine/tools/snapshot.mjs): its memory, if it was made from these very wheel bytes;
+// else null (none served, or another wheel's), and Python starts by itself.
+async function snapshotOf(url, wheelBytes) {
+  try {
+    const response = await fetch(url, { cache: url.includes("/~") ? "default" : "no-cache" });
+    if (!response.ok) return null;
+    const [file, wheel] = await Promise.all([response.arrayBuffer(), wheelBytes]);
+    const bytes = new Uint8Array(file);
+    const end = bytes.indexOf(10, 0);
+    const header = new TextDecoder().decode(bytes.subarray(0, Math.max(end, 0)));
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", wheel));
+    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (header !== `paiju-snapshot ${hex}`) {
+      console.warn("the engine snapshot is not of this wheel: Python starts without it");
+      return null;
+    }
+    return bytes.subarray(end + 1);
+  } catch {
+    return null;
+  }
+}
+
+async function init({ pyodide: plainIndexURL, wheel: plainWheel, snapshot: plainSnapshot }) {
   const t0 = performance.now();
   status("pyodide");
-  const [indexURL, wheel] = await versioned([plainIndexURL, plainWheel]);
+  const [indexURL, wheel, snapshotURL] = await versioned([plainIndexURL, plainWheel, plainSnapshot]);
   const wheelBytes = fetchWheel(wheel);
   wheelBytes.catch(() => {}); // awaited below; a failure is reported there, not as unhandled
+  const snapshot = snapshotOf(snapshotURL, wheelBytes);
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  pyodide = await loadPyodide({
+  const options = {
     indexURL,
     stdout: (line) => console.log(`[python] ${line}`),
     stderr: (line) => console.warn(`[python] ${line}`),
-  });
+  };
+  const memory = await snapshot;
+  pyodide = null;
+  if (memory) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: memory });
+    } catch (err) {
+      console.warn("the engine snapshot did not load: Python starts without it", err);
+    }
+  }
+  const fromSnapshot = pyodide !== null;
+  pyodide ??= await loadPyodide(options);
   const t1 = performance.now();
   status("wheel");
   const buffer = await wheelBytes;
@@ -91,7 +126,7 @@ async function init({ pyodide: plainIndexURL, wheel: plainWheel }) {
   trackerModule = pyodide.pyimport("paiju.tracker");
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   const t3 = performance.now();
-  const timings = { pyodide: t1 - t0, wheel: t2 - t1, import: t3 - t2, total: t3 - t0 };
+  const timings = { pyodide: t1 - t0, wheel: t2 - t1, import: t3 - t2, total: t3 - t0, snapshot: fromSnapshot };
   status("ready", { ...timings, python });
   return { python, timings };
 }

@@ -1,7 +1,7 @@
 // The page's side of the engine worker (engine-worker.js): one worker for the whole page,
 // started at page load, and a promise per request.
 
-import { ENGINE_WHEEL, PYODIDE_URL } from "./config.js";
+import { ENGINE_SNAPSHOT, ENGINE_WHEEL, PYODIDE_URL } from "./config.js";
 
 const listeners = new Set();
 let worker = null;
@@ -67,6 +67,7 @@ export function startEngine() {
   engine.ready = call("init", {
     pyodide: new URL(PYODIDE_URL, origin).href,
     wheel: new URL(ENGINE_WHEEL, origin).href,
+    snapshot: new URL(ENGINE_SNAPSHOT, origin).href,
   }).then((result) => {
     engine.python = result.python;
     engine.timings = result.timings;
