@@ -85,7 +85,13 @@ typecheck: $(STAMP)
 # nodes): with the other workers on the two cores they failed for reasons that say nothing of the
 # product (CI on 7f4c4f5 and on 7f2c2d3: a different one each run). Each run prints its 15
 # slowest tests.
+#
+# Python may keep the bytecode it compiles (the source tree's __pycache__, ignored by git) even
+# where the environment says not to (PYTHONDONTWRITEBYTECODE, as on these machines): else each
+# of the run's hundred-odd service processes compiles the services and the engine again (0.4 s
+# of CPU each), and each worker pytest's rewritten tests.
 WORKERS ?= 4
+unit: export PYTHONDONTWRITEBYTECODE :=
 unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 	$(BIN)/pytest -n $(WORKERS) --dist loadgroup -m "not alone" --durations=15
 	$(BIN)/pytest -m alone tests/integration --durations=15
