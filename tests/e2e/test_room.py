@@ -1,4 +1,4 @@
-"""The card room in Chromium, as two friends use it: the host creates a 3-hand table from the lobby
+"""The card room in Chromium, as two friends use it: the host creates a 2-hand table from the lobby
 under his nickname and invites a friend with the seat link; the friend (another browser context,
 on a phone, his own nickname typed in the lobby) opens it, sits, leaves, sits again; a spectator —
 even the owner's own browser on the watch page — has no way to fill seats; the owner fills the
@@ -100,7 +100,7 @@ def test_invite_nickname_score_table_and_rematch(
     guest.wait_for_function("document.documentElement.lang === 'zh-CN'")
     guest.fill("#create-name", "小明 Bob")
 
-    # the host creates a 3-hand table that waits for people, under his nickname
+    # the host creates a 2-hand table that waits for people, under his nickname
     host, _ = browsers.page(1280, 800)
     host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=stack.url)
     host.goto(stack.url)
@@ -111,7 +111,7 @@ def test_invite_nickname_score_table_and_rematch(
     host.select_option("#create-variant", "mainstream")
     host.select_option("#create-players", "3")
     host.click("#house-rules summary")
-    host.fill("#opt-hands", "3")
+    host.fill("#opt-hands", "2")
     host.select_option("#create-opponents", "wait")
     host.click("#create-submit")
     host.wait_for_url(re.compile(r".*#/table/[0-9a-f]+$"))
@@ -169,10 +169,10 @@ def test_invite_nickname_score_table_and_rematch(
     opened = play_match([host, guest], artifacts)
     assert opened
     hands = stack.api(f"/api/tables/{table}/hands")
-    assert [h["hand_no"] for h in hands["hands"]] == [1, 2, 3]
+    assert [h["hand_no"] for h in hands["hands"]] == [1, 2]
     running = [0, 0, 0]
     for page in (host, guest):
-        page.wait_for_selector("#score-sheet[data-final='1'] #score-table[data-hands='3']")
+        page.wait_for_selector("#score-sheet[data-final='1'] #score-table[data-hands='2']")
         rows = page.eval_on_selector_all(
             "#score-sheet #score-table tr.total-row",
             "rows => rows.map(r => [...r.querySelectorAll('td.running-total')].map(c => c.textContent))",
@@ -182,7 +182,7 @@ def test_invite_nickname_score_table_and_rematch(
             "rows => rows.map(r => [...r.querySelectorAll('td.hand-score')].map(c => c.textContent))",
         )
         running = [0, 0, 0]
-        assert len(rows) == len(scores) == 3
+        assert len(rows) == len(scores) == 2
         for hand, shown, scored in zip(hands["hands"], rows, scores, strict=True):
             running = [t + s for t, s in zip(running, hand["scores"], strict=True)]
             assert [int(x.replace("+", "")) for x in scored] == hand["scores"]
@@ -222,7 +222,7 @@ def test_invite_nickname_score_table_and_rematch(
         host.evaluate("window.paiju.table.state.seat"),
         guest.evaluate("window.paiju.table.state.seat"),
     ] == [0, 1]
-    assert info["options"]["hands"] == 3
+    assert info["options"]["hands"] == 2
     shoot(guest, artifacts, "rematch-dealt")
 
     # the lobby's history: searched by a player's name, the finished match at the top, its
