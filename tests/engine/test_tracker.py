@@ -116,7 +116,7 @@ def follow(
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{g}-{v}-{n}" for g, v, n in CASES])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)  # `make soak`: 150
 @given(seed=st.integers(0, 2**32), seat=st.integers(0, 5))
 def test_the_counts_from_the_views_are_the_pack_minus_the_hand_minus_the_plays(
     case: tuple[str, str, int], seed: int, seat: int
@@ -138,7 +138,7 @@ def test_a_counter_opened_after_the_deal_is_complete_and_right(
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{g}-{v}-{n}" for g, v, n in CASES])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)  # `make soak`: 100
 @given(seed=st.integers(0, 2**32), seat=st.integers(0, 5), skip=st.integers(3, 60))
 def test_a_missed_event_makes_the_counter_say_it_is_not_complete(
     case: tuple[str, str, int], seed: int, seat: int, skip: int
