@@ -172,6 +172,17 @@ async def pending(operator: Client) -> set[str]:
         return set()
 
 
+async def unscheduled(operator: Client, table_id: str) -> None:
+    """Until the table's key has left the retirement schedule: the retirement marks the table
+    retired first and drops the key last (a copy that dies between leaves it for the next pass),
+    so a reader may see the mark a moment before the key goes."""
+
+    async def gone() -> bool:
+        return table_id not in await pending(operator)
+
+    await until(f"{table_id} to leave the retirement schedule", gone)
+
+
 async def stock_archive(operator: Client, table_id: str) -> list[Stored]:
     """The archived object read with the NATS client's own Object Store (not the services')."""
     store = await operator.jetstream().object_store(ARCHIVE_BUCKET)
@@ -305,7 +316,7 @@ async def test_an_interrupted_retirement_is_finished_by_the_next_pass(
         again = await copy.store.archived(table)
         assert again is not None and again.nuid == archived.nuid  # its object, not written again
         assert await copy.store.read(table) == stored
-        assert table not in await pending(operator)
+        await unscheduled(operator, table)  # CI on b28497f: read between the two
         with urllib.request.urlopen(
             f"{system.url}api/tables/{table}/log?format=jsonl", timeout=20
         ) as response:
@@ -325,7 +336,7 @@ async def test_a_table_its_owner_closes_is_retired_too(system: Launched) -> None
         meta = await retired(operator, table)
         assert meta.status == "closed" and await subject_empty(operator, table)
         assert reads(system, table)["jsonl"] == before
-        assert table not in await pending(operator)
+        await unscheduled(operator, table)  # CI on b28497f: read between the two
     finally:
         await operator.close()
 
