@@ -12,6 +12,7 @@ from pathlib import Path
 
 from paiju.cards import card_names, parse_cards
 from paiju.cli import main
+from paiju.console import EXIT_FAILED, EXIT_INCOMPLETE
 from paiju.games.banzipao import GAME as BANZIPAO
 from paiju.terminal import cmd_play
 
@@ -157,3 +158,66 @@ def test_a_bot_burying_the_kitty_is_told_without_its_cards() -> None:
     assert "扣底" in line and "bur" in line
     zh, en = card_names(burial.cards, "zh"), card_names(burial.cards, "en")
     assert not [name for name in zh.split() + en.split() if name in line]
+
+
+def test_bu_yao_passes_and_q_writes_the_log_so_far_said_in_the_chosen_language(
+    tmp_path: Path,
+) -> None:
+    """不要 (or 过) passes as p does; q leaves the match unfinished and, with --log, writes what
+    was played, which the audit reads as a log that stops before the match's end; the log's line
+    is in the language asked for."""
+    out = io.StringIO()
+    log = tmp_path / "quit.jsonl"
+    replies: list[str] = []
+    prompts: list[str] = []
+
+    def person(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
+        if "p 不要" in prompt and "不要" not in replies:
+            reply = "不要"
+        elif "不要" in replies:
+            reply = "q"  # once 不要 was taken
+        else:
+            lines = out.getvalue().splitlines()
+            reply = "h" if not replies or replies[-1] != "h" else ""
+            if not reply:
+                hint = next(line for line in reversed(lines) if line.startswith("提示: "))
+                reply = reply_to(hint.removeprefix("提示: "))
+        replies.append(reply)
+        return reply
+
+    args = play_args("guanpai", "boke", 1, "bu-yao", log)
+    args.lang = "zh"
+    assert cmd_play(args, out, person) == EXIT_FAILED
+    text = out.getvalue()
+    assert "不要" in replies and replies[-1] == "q"
+    assert "✗" not in text.split("不要")[-1]  # 不要 was taken, not refused
+    assert f"牌局记录已写入 {log}，可用 paiju audit {log} 核对" in text
+    assert "log written" not in text  # Chinese only, as asked
+    assert main(["audit", str(log)]) == EXIT_INCOMPLETE
+
+
+def test_no_pass_is_explained_as_leading_only_where_the_seat_leads() -> None:
+    """打棒 never lets a seat pass: 「你先出，不能不要」 is said when the seat leads a trick, and
+    not when it follows one or buries the kitty."""
+    out = io.StringIO()
+    prompts: list[str] = []
+
+    def person(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
+        if len(prompts) % 2:
+            return "h"
+        hint = next(
+            line for line in reversed(out.getvalue().splitlines()) if line.startswith("提示: ")
+        )
+        return reply_to(hint.removeprefix("提示: "))
+
+    args = play_args("dabang", None, 1, "leading", Path("unused"))
+    args.lang, args.log = "zh", None
+    cmd_play(args, out, lambda prompt: "q" if len(prompts) > 160 else person(prompt))
+    note = "（你先出，不能不要）"
+    plays = [p for p in prompts if "输入要出的牌" in p]
+    assert any(note in p for p in plays), "a lead"
+    assert any(note not in p and "p 不要" not in p for p in plays), "a trick followed"

@@ -94,6 +94,9 @@ def _word_name(
     return words.said(command.TYPE, str(value), earlier, phase=phase)
 
 
+PASS_WORDS = ("p", "pass", "不要", "过")  # what a person types to pass, as players say it
+
+
 def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     """The command a person's reply stands for now.
 
@@ -102,7 +105,7 @@ def _reply_command(state: TableState, seat: int, reply: str) -> Command:
     """
     spoken = [m for m in api.legal_moves(state, seat) if _word_field(m) is not None]
     if not spoken:
-        if reply.lower() in ("p", "pass"):
+        if reply.lower() in PASS_WORDS:
             return Pass(seat=seat)
         return Play(seat=seat, cards=parse_cards(reply))
     template = spoken[0]
@@ -242,6 +245,7 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
     else:
         how = ("输入要出的牌，如 3S 3H 或 ♠10", "type the cards to play, e.g. 3S 3H or 10♠")
         can_pass = any(isinstance(m, Pass) for m in moves)
+        leading = state.phase == "play" and not api.view(state, human).get("lead")
         rest = (
             ("p 不要，h 提示，q 退出", "p to pass, h for a hint, q to quit")
             if can_pass
@@ -249,6 +253,8 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
                 "h 提示，q 退出（你先出，不能不要）",
                 "h for a hint, q to quit (you lead: no pass)",
             )
+            if leading  # else no pass is the game's rule (a trick followed, a kitty buried)
+            else ("h 提示，q 退出", "h for a hint, q to quit")
         )
     text = (f"{lead[0]}：{how[0]}；{rest[0]}", f"{lead[1]}: {how[1]}; {rest[1]}")
     return say(text, lang, "\n") + "\n> "
@@ -299,7 +305,23 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
     def left_unfinished(why: Text, status: int) -> int:
         print(file=out)
         print(say(why, lang), file=out)
-        return status
+        written = logged()  # what was played, unfinished: the audit says so
+        return status if written == EXIT_OK else written
+
+    def logged() -> int:
+        """The log written to ``args.log`` (if given), and said where; the exit status."""
+        if not args.log:
+            return EXIT_OK
+        try:
+            write_log(args.log, config, events)
+        except OSError as err:
+            return cannot_read(args.log, (err.strerror or str(err), err.strerror or str(err)))
+        told = (
+            f"牌局记录已写入 {args.log}，可用 paiju audit {args.log} 核对",
+            f"log written to {args.log}; check it with: paiju audit {args.log}",
+        )
+        print(say(told, lang), file=out)
+        return EXIT_OK
 
     while state.phase != "over":
         command: Command | None = table_command(state, base_seed)
@@ -375,10 +397,4 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
         ),
         file=out,
     )
-    if args.log:
-        try:
-            write_log(args.log, config, events)
-        except OSError as err:
-            return cannot_read(args.log, (err.strerror or str(err), err.strerror or str(err)))
-        print(f"log written to {args.log}; check it with: paiju audit {args.log}", file=out)
-    return EXIT_OK
+    return logged()
