@@ -36,6 +36,12 @@ def reply_to(hint: str) -> str:
     return hint
 
 
+def hinted(out: io.StringIO, head: str = HINT) -> str:
+    """The reply to the last hint printed (the line that starts with ``head``)."""
+    hint = next(line for line in reversed(out.getvalue().splitlines()) if line.startswith(head))
+    return reply_to(hint.removeprefix(head))
+
+
 def test_a_person_plays_a_whole_hand_against_bots(tmp_path: Path) -> None:
     out = io.StringIO()
     log = tmp_path / "game.jsonl"
@@ -46,14 +52,7 @@ def test_a_person_plays_a_whole_hand_against_bots(tmp_path: Path) -> None:
         """First a bad code, then ask for a hint and play it, again and again."""
         prompts.append(prompt)
         assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
-        if not answers:
-            answer = "ZZ"
-        elif answers[-1] != "h":
-            answer = "h"
-        else:
-            lines = out.getvalue().splitlines()
-            hint = next(line for line in reversed(lines) if line.startswith(HINT))
-            answer = reply_to(hint.removeprefix(HINT))
+        answer = "ZZ" if not answers else "h" if answers[-1] != "h" else hinted(out)
         answers.append(answer)
         return answer
 
@@ -179,11 +178,7 @@ def test_bu_yao_passes_and_q_writes_the_log_so_far_said_in_the_chosen_language(
         elif "不要" in replies:
             reply = "q"  # once 不要 was taken
         else:
-            lines = out.getvalue().splitlines()
-            reply = "h" if not replies or replies[-1] != "h" else ""
-            if not reply:
-                hint = next(line for line in reversed(lines) if line.startswith("提示: "))
-                reply = reply_to(hint.removeprefix("提示: "))
+            reply = "h" if not replies or replies[-1] != "h" else hinted(out, "提示: ")
         replies.append(reply)
         return reply
 
@@ -207,12 +202,7 @@ def test_no_pass_is_explained_as_leading_only_where_the_seat_leads() -> None:
     def person(prompt: str) -> str:
         prompts.append(prompt)
         assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
-        if len(prompts) % 2:
-            return "h"
-        hint = next(
-            line for line in reversed(out.getvalue().splitlines()) if line.startswith("提示: ")
-        )
-        return reply_to(hint.removeprefix("提示: "))
+        return "h" if len(prompts) % 2 else hinted(out, "提示: ")
 
     args = play_args("dabang", None, 1, "leading", Path("unused"))
     args.lang, args.log = "zh", None
