@@ -271,6 +271,22 @@ def test_a_seat_the_table_does_not_have_is_refused(capsys: pytest.CaptureFixture
     assert status == EXIT_UNREADABLE
 
 
+def test_an_unknown_game_or_variant_is_refused_with_the_choices_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In the language asked for, with each game's (each variant's) id and name; no Python list."""
+    args = argparse.Namespace(game="nosuch", variant=None, seat=1, seed="s", log=None, lang="zh")
+    assert cmd_play(args, io.StringIO(), lambda prompt: "q") == EXIT_UNREADABLE
+    err = capsys.readouterr().err
+    assert "没有游戏“nosuch”" in err and "guanpai（关牌）" in err and "dabang（葫芦岛打棒）" in err
+    assert "[" not in err and "known" not in err and "no game" not in err
+    args = argparse.Namespace(game="guanpai", variant="x", seat=1, seed="s", log=None, lang="en")
+    assert cmd_play(args, io.StringIO(), lambda prompt: "q") == EXIT_UNREADABLE
+    err = capsys.readouterr().err
+    assert "Guanpai has no variant “x”" in err and "boke (Boke City rules)" in err
+    assert "[" not in err and "没有" not in err
+
+
 def test_python_dash_m_paiju_play_with_no_input_ends_without_a_traceback() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "paiju", "play", "guanpai", "--seed", "x", "--lang", "en"],

@@ -260,16 +260,39 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
     return say(text, lang, "\n") + "\n> "
 
 
+def _unknown_choice(game_id: str, variant_id: str | None) -> Text | None:
+    """Why ``game_id`` or ``variant_id`` names nothing, with what may be chosen instead, in both
+    languages (None: both exist)."""
+    games = {g["id"]: g for g in api.list_games()}
+    game = games.get(game_id)
+    if game is None:
+        return (
+            f"没有游戏“{game_id}”，可选："
+            + "、".join(f"{g['id']}（{g['name_zh']}）" for g in games.values()),
+            f"no game “{game_id}”; the games: "
+            + ", ".join(f"{g['id']} ({g['name_en']})" for g in games.values()),
+        )
+    variants = {v["id"]: v for v in game["variants"]}
+    if variant_id is None or variant_id in variants:
+        return None
+    return (
+        f"{game['name_zh']}没有玩法“{variant_id}”，可选："
+        + "、".join(f"{v['id']}（{v['name_zh']}）" for v in variants.values()),
+        f"{game['name_en']} has no variant “{variant_id}”; its variants: "
+        + ", ".join(f"{v['id']} ({v['name_en']})" for v in variants.values()),
+    )
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = input) -> int:
     """``paiju play``: a match of ``args.game`` (``variant``, ``seat`` from 1, ``seed``, ``log``,
     ``lang``) played to its end in the terminal, the person's replies read with ``ask``; the exit
     status (``paiju.console``), the log written to ``args.log`` if given."""
-    try:
-        config = api.make_config(args.game, args.variant)
-    except ValueError as err:
-        print(f"paiju play: {err}", file=sys.stderr)
-        return EXIT_UNREADABLE
     lang = getattr(args, "lang", "both")
+    unknown = _unknown_choice(args.game, args.variant)
+    if unknown is not None:
+        print(f"paiju play: {say(unknown, lang)}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    config = api.make_config(args.game, args.variant)
     if not 1 <= args.seat <= config.players:
         print(
             f"paiju play: 座位是 1 到 {config.players} / a seat is 1 to {config.players}",
