@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 from pathlib import Path
 
@@ -211,3 +212,41 @@ def test_no_pass_is_explained_as_leading_only_where_the_seat_leads() -> None:
     plays = [p for p in prompts if "输入要出的牌" in p]
     assert any(note in p for p in plays), "a lead"
     assert any(note not in p and "p 不要" not in p for p in plays), "a trick followed"
+
+
+def test_a_selection_read_several_ways_is_played_by_the_number_of_its_reading(
+    tmp_path: Path,
+) -> None:
+    """打拱: ♠8 ♣8 with both jokers is a bomb or a run of pairs. Typed as such, the terminal
+    numbers the readings with their names, and the number typed next plays the cards under
+    that reading, as the log records it (the deal of seed ``reading-36`` gives seat 1 the lead
+    and these cards)."""
+    out = io.StringIO()
+    log = tmp_path / "reading.jsonl"
+    cards = "♠8 ♣8 小王 大王"
+    replies: list[str] = []
+
+    def person(prompt: str) -> str:
+        if "明独" in prompt:
+            reply = "budu"
+        elif not replies or replies[-1] == "budu":
+            assert "不能不要" in prompt, prompt  # the lead, with these cards in hand
+            reply = cards
+        else:
+            reply = "1" if replies[-1] == cards else "q"
+        replies.append(reply)
+        return reply
+
+    args = play_args("dagong", None, 1, "reading-36", log)
+    args.lang = "zh"
+    assert cmd_play(args, out, person) == EXIT_FAILED
+    assert replies[-3:] == [cards, "1", "q"]
+    text = out.getvalue()
+    offered = re.findall(r"^  (\d) (.+)$", text, re.MULTILINE)
+    # named as players say them: the ranks, each joker as what it stands for, then the kind
+    assert offered == [("1", "8888 炸弹"), ("2", "7788 连对"), ("3", "8899 连对")]
+    assert "输入 1–3 选择读法" in text
+    events = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    played = [e for e in events if e["type"] == "played" and e["seat"] == 0]
+    assert len(played) == 1 and sorted(played[0]["cards"]) == sorted(["8S", "8C", "BJ", "RJ"])
+    assert (played[0]["kind"], played[0]["stands_for"]) == ("bomb", ["8S", "8S"])  # reading 1

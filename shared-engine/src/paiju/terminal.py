@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from paiju import api, bots
-from paiju.cards import card_name, format_card, parse_card, parse_cards
+from paiju.cards import RANKS, card_name, format_card, is_joker, parse_card, parse_cards, rank_of
 from paiju.console import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -35,7 +35,7 @@ from paiju.console import (
 from paiju.errors import NotationError, RuleError
 from paiju.log.file import write_log
 from paiju.log.prose import event_line, result_lines, seat_name
-from paiju.protocol import Command, Event, HandEnded, Pass, Play
+from paiju.protocol import Command, Event, HandEnded, Pass, Play, Reading
 from paiju.registry import get_game
 from paiju.simulate import table_command
 from paiju.table import TableState
@@ -260,6 +260,22 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
     return say(text, lang, "\n") + "\n> "
 
 
+def _readings_offered(state: TableState, seat: int, play: Play) -> list[tuple[Text, Play]]:
+    """Each reading under which ``seat`` may play the cards of ``play`` (a selection refused as
+    ``ambiguous_reading``), named by its ranks and its kind ("7788 连对"), with the play that
+    chooses it."""
+    out: list[tuple[Text, Play]] = []
+    for offer in api.readings(state, seat, play.cards):
+        stands_for = parse_cards(" ".join(offer["reading"]["stands_for"]))
+        reading = Reading(offer["reading"]["kind"], stands_for)
+        # the set as players say it, by its ranks with each joker as what it stands for: 7788
+        cards = sorted([c for c in play.cards if not is_joker(c)] + list(stands_for))
+        ranks = "".join(RANKS[rank_of(c)] for c in cards).replace("T", "10")
+        name = (f"{ranks} {offer['name']['zh']}", f"{ranks} {offer['name']['en']}")
+        out.append((name, dataclasses.replace(play, reading=reading)))
+    return out
+
+
 def _unknown_choice(game_id: str, variant_id: str | None) -> Text | None:
     """Why ``game_id`` or ``variant_id`` names nothing, with what may be chosen instead, in both
     languages (None: both exist)."""
@@ -315,6 +331,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
     print(say(intro, lang, "\n"), file=out)
     events: list[Event] = []
     hints = 0
+    offered: list[tuple[Text, Play]] = []  # the readings of a selection refused as ambiguous
     seat_names = _seat_names(state, human)
 
     def record(new: list[Event]) -> None:
@@ -394,10 +411,23 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
                     hint = say(("提示", "hint"), lang, " ")
                     print(f"{hint}: {_move_text(move, words, lang, said, state.phase)}", file=out)
                     continue
+                chosen = int(reply) if reply.isdigit() else 0
+                mine: Command | None = None
                 try:
-                    state, new = api.apply(state, _reply_command(state, human, reply))
+                    if 1 <= chosen <= len(offered):  # a reading of the selection just refused
+                        mine = offered[chosen - 1][1]
+                    else:
+                        mine = _reply_command(state, human, reply)
+                    offered = []
+                    state, new = api.apply(state, mine)
                 except RuleError as err:
                     print(f"✗ {say((err.zh, err.en), lang)}", file=out)
+                    if err.code == "ambiguous_reading" and isinstance(mine, Play):
+                        offered = _readings_offered(state, human, mine)
+                        for number, (name, _) in enumerate(offered, 1):
+                            print(f"  {number} {say(name, lang)}", file=out)
+                        choose = (f"输入 1–{len(offered)} 选择读法", f"type 1–{len(offered)}")
+                        print(say(choose, lang), file=out)
                     continue
                 except NotationError as err:
                     bad = (f"“{err.text}” 不是一张牌", f"“{err.text}” is not a card")
