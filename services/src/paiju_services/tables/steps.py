@@ -29,6 +29,7 @@ from paiju_services.tables.ids import seats_ready
 from paiju_services.tables.writer import step_id
 
 if TYPE_CHECKING:
+    from paiju_services.messages import Seat
     from paiju_services.tablelog import TableLog
     from paiju_services.tables.clock import Clock
     from paiju_services.tables.ending import Ending
@@ -52,17 +53,18 @@ class TableSteps:
         self.ending = ending
 
     def step(
-        self, table_id: str, table: TableLog, *, full: bool, seeds: dict[int, str]
+        self, table_id: str, table: TableLog, *, seats: list[Seat] | None
     ) -> tuple[str, Command] | None:
         """The table's next own step (a joined seat's seed, commit, deal, reveal), if it takes one
-        now. ``seeds``: the seeds the seats brought when they joined, for the first deal."""
+        now. ``seats``: the directory's, read for a deal (None otherwise)."""
         state = table.state
-        if state.phase == "seeding" and state.hand_no == 1:
-            for seat, seed in seeds.items():
-                if state.player_seeds[seat] is None:
-                    return f"seed.{seat}", AddSeed(seat=seat, seed=seed)
-        if state.phase == "seeding" and not full:
-            return None  # the deal waits for every seat to be taken
+        if state.phase == "seeding" and seats is not None:
+            if state.hand_no == 1:  # the seeds the seats brought when they joined
+                for i, seat in enumerate(seats):
+                    if seat.seed is not None and state.player_seeds[i] is None:
+                        return f"seed.{i}", AddSeed(seat=i, seed=seat.seed)
+            if not seats_ready(seats):
+                return None  # the deal waits for every seat to be taken
         if self.clock.holds(table_id, state):
             return None  # the next hand waits for 继续 (or its deadline)
         command = table_command(state, self.writer.secrets[table_id])  # per-hand seeds: HMAC of it
@@ -80,13 +82,11 @@ class TableSteps:
         await self.writer.secret(table_id)
         await self.writer.meta(table_id)  # the seats, for the 继续 gate (clock.holds)
         for _ in range(MAX_STEPS):
-            full, seeds = True, {}
+            seats = None
             if table.state.phase == "seeding":
-                entry = await self.writer.meta(table_id, fresh=True)
-                full = seats_ready(entry.meta.seats)
-                seeds = {i: s.seed for i, s in enumerate(entry.meta.seats) if s.seed is not None}
+                seats = (await self.writer.meta(table_id, fresh=True)).meta.seats
             done = await self.writer.execute(
-                table_id, functools.partial(self.step, table_id, full=full, seeds=seeds)
+                table_id, functools.partial(self.step, table_id, seats=seats)
             )
             if done is None:
                 break
