@@ -1235,7 +1235,7 @@ def test_the_terminal_names_the_exchange_s_pass_by_the_exchange_s_word() -> None
     t = at_bury()
     t.do(Play(seat=0, cards=cards("3H 4H 6D 6D 7C 8D 9D KD")))
     moves = GAME.legal_moves(t.state, 1)
-    prompt = terminal._prompt(t.state, 1, moves, "both")
+    prompt = terminal._prompt(t.state, api.view(t.state, 1), 1, moves, "both")
     assert "不扣王（pass）" in prompt and "pass (Bury none)" in prompt and "不亮" not in prompt
     assert terminal._reply_command(t.state, 1, "不扣王") == Bid(seat=1, bid="pass")
     said = Bid(seat=1, bid="pass")

@@ -22,7 +22,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from paiju import api, bots
-from paiju.cards import RANKS, card_name, format_card, is_joker, parse_card, parse_cards, rank_of
+from paiju.cards import (
+    RANK_NAMES,
+    card_name,
+    format_card,
+    is_joker,
+    parse_card,
+    parse_cards,
+    rank_of,
+)
 from paiju.console import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -220,7 +228,9 @@ def _seat_names(state: TableState, human: int) -> list[str | Text]:
     return [("你", "you") if s == human else "" for s in range(state.config.players)]
 
 
-def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) -> str:
+def _prompt(
+    state: TableState, view: dict[str, Any], human: int, moves: Sequence[Command], lang: str
+) -> str:
     """What to type now, said before the ``>``: the words the seat may say, or how to play."""
     words = _words(state.config.game)
     spoken = [m for m in moves if _word_field(m) is not None]
@@ -245,7 +255,7 @@ def _prompt(state: TableState, human: int, moves: Sequence[Command], lang: str) 
     else:
         how = ("输入要出的牌，如 3S 3H 或 ♠10", "type the cards to play, e.g. 3S 3H or 10♠")
         can_pass = any(isinstance(m, Pass) for m in moves)
-        leading = state.phase == "play" and not api.view(state, human).get("lead")
+        leading = state.phase == "play" and not view.get("lead")
         rest = (
             ("p 不要，h 提示，q 退出", "p to pass, h for a hint, q to quit")
             if can_pass
@@ -270,7 +280,7 @@ def _readings_offered(state: TableState, seat: int, play: Play) -> list[tuple[Te
         reading = Reading(offer["reading"]["kind"], stands_for)
         # the set as players say it, by its ranks with each joker as what it stands for: 7788
         cards = sorted([c for c in play.cards if not is_joker(c)] + list(stands_for))
-        ranks = "".join(RANKS[rank_of(c)] for c in cards).replace("T", "10")
+        ranks = "".join(RANK_NAMES[rank_of(c)] for c in cards)
         name = (f"{ranks} {offer['name']['zh']}", f"{ranks} {offer['name']['en']}")
         out.append((name, dataclasses.replace(play, reading=reading)))
     return out
@@ -386,7 +396,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, ask: Callable[[str], str] = 
                 if help_text and any(_word_field(m) is not None for m in moves):
                     print(say(help_text, lang, "\n"), file=out)
                 try:
-                    reply = ask(_prompt(state, human, moves, lang)).strip()
+                    reply = ask(_prompt(state, view, human, moves, lang)).strip()
                 except EOFError:
                     return left_unfinished(
                         (
