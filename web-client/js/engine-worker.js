@@ -58,11 +58,16 @@ async function versioned(urls) {
   }
 }
 
+// A file of /pyodide/ or /wheels/: a versioned URL from the browser's cache as it is, a plain one
+// revalidated (`cache: "no-cache"`), even a copy cached under older headers.
+function fetchServed(url) {
+  return fetch(url, { cache: url.includes("/~") ? "default" : "no-cache" });
+}
+
 // The wheel, fetched at once beside Pyodide's own files (it is small, and Pyodide needs a second
-// or more to start), so that its bytes are there when Pyodide is. `cache: "no-cache"` matters
-// only for a plain URL: it revalidates even a copy cached under older headers.
+// or more to start), so that its bytes are there when Pyodide is.
 async function fetchWheel(wheel) {
-  const response = await fetch(wheel, { cache: wheel.includes("/~") ? "default" : "no-cache" });
+  const response = await fetchServed(wheel);
   if (!response.ok) throw new Error(`the engine wheel ${wheel}: HTTP ${response.status}`);
   return response.arrayBuffer();
 }
@@ -72,7 +77,7 @@ async function fetchWheel(wheel) {
 // else null (none served, or another wheel's), and Python starts by itself.
 async function snapshotOf(url, wheelBytes) {
   try {
-    const response = await fetch(url, { cache: url.includes("/~") ? "default" : "no-cache" });
+    const response = await fetchServed(url);
     if (!response.ok) return null;
     const [file, wheel] = await Promise.all([response.arrayBuffer(), wheelBytes]);
     const bytes = new Uint8Array(file);
