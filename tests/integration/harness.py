@@ -5,8 +5,10 @@ read straight from JetStream, and checks of it. The system itself (``Stack``, ``
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -24,6 +26,19 @@ __all__ = ["Proc", "Stack", "free_port", "start_stack"]  # the harness's, for th
 
 
 OWNERS: dict[str, str] = {}  # the owner token of every table new_table made
+
+
+async def until(what: str, check: Callable[[], Any], timeout: float = 30.0) -> None:
+    """Poll ``check`` (a function, or a coroutine function) until it is true; fail after
+    ``timeout`` seconds saying what was waited for."""
+    deadline = time.monotonic() + timeout
+    while not await _value(check()):
+        assert time.monotonic() < deadline, f"waited {timeout:.0f}s for {what}"
+        await asyncio.sleep(0.05)
+
+
+async def _value(result: Any) -> Any:
+    return await result if inspect.isawaitable(result) else result
 
 
 async def new_table(http: httpx.AsyncClient, **body: Any) -> str:

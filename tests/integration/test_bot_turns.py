@@ -7,8 +7,6 @@ property tests count them: 打棒 plays four decks)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 import httpx
@@ -16,7 +14,7 @@ import msgspec
 import nats
 import pytest
 
-from integration.harness import Stack, logged_states, new_table, owner, wait_status
+from integration.harness import Stack, logged_states, new_table, owner, until, wait_status
 from paiju import api
 from paiju.selfcheck import codes_in, without_hidden_hands
 from paiju_services import subjects
@@ -45,9 +43,8 @@ async def test_a_bot_seat_is_offered_its_own_view_only(
         await wait_status(http, table, "finished", timeout=120)
         events, states = await logged_states(http, table)
         moves = sum(1 for e in events if e.TYPE in ("played", "passed", "bid_made"))
-        deadline = time.monotonic() + 10  # the offers' messages may trail the table's end
-        while len({t.version for t in turns}) < moves and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
+        # the offers' messages may trail the table's end
+        await until("every move's offered turn", lambda: len({t.version for t in turns}) >= moves)
     finally:
         await observer.close()
 

@@ -11,7 +11,6 @@ gateway reads it (the bots service reads no log at all). A stream made before re
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
@@ -30,6 +29,7 @@ from nats.js.api import StorageType, StreamConfig
 
 from harness import Launched, start_launched
 from integration import harness
+from integration.harness import until
 from paiju.log.replay import audit
 from paiju_services import access, subjects, views
 from paiju_services.config import Settings
@@ -112,13 +112,6 @@ async def entry(operator: Client, table_id: str) -> TableMeta:
     kv = await operator.jetstream().key_value(subjects.TABLES_BUCKET)
     got = await kv.get(table_id)
     return msgspec.json.decode(got.value or b"", type=TableMeta)
-
-
-async def until(what: str, check: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await check():
-        assert time.monotonic() < deadline, f"waited {timeout:.0f}s for {what}"
-        await asyncio.sleep(0.1)
 
 
 async def finished(stack: Launched, table_id: str) -> None:

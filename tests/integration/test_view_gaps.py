@@ -7,15 +7,13 @@ Backend and TableFeed in this process, its pushed views dropped on arrival to lo
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 
 import httpx
 import nats
 from nats.aio.client import Client
 
-from integration.harness import Stack, new_table, owner
+from integration.harness import Stack, new_table, owner, until
 from integration.test_cluster import assert_every_index_once
 from paiju_services import subjects
 from paiju_services.config import Settings
@@ -32,13 +30,6 @@ def frames_of(watcher: Watcher) -> list[dict[str, object]]:
     return out
 
 
-async def until(condition: object, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
-
 async def a_played_table(
     http: httpx.AsyncClient, backend: Backend
 ) -> tuple[TableFeed, Watcher, int]:
@@ -50,7 +41,9 @@ async def a_played_table(
     feed.view = lambda *pushed: None  # type: ignore[method-assign]  # its pushed views are lost
     r = await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     assert r.status_code == 200, r.text
-    await until(lambda: feed.stored_version >= start + 8, 30)  # events stored, none pushed
+    await until(
+        "events stored", lambda: feed.stored_version >= start + 8, 30
+    )  # events stored, none pushed
     return feed, watcher, start
 
 
@@ -70,11 +63,13 @@ async def test_a_feed_that_misses_views_sends_every_one_in_order(
         silent, silent_watcher, silent_start = await a_played_table(http, backend)
         # a feed holds no subscription: the gateway's two for all tables bring its messages
         assert len(nc._subs) == subscriptions
-        await until(lambda: pushed.over and silent.over, 120)
+        await until("both matches over", lambda: pushed.over and silent.over, 120)
         # the stream's stored headers come by a subscription of their own: they may trail the
         # last view (CI on 17a04e8: 35 stored when the view of 37 had come)
         for feed in (pushed, silent):
-            await until(lambda f=feed: f.stored_version >= f.audiences[None].index, 30)
+            await until(
+                "the stored headers", lambda f=feed: f.stored_version >= f.audiences[None].index
+            )
         for feed, watcher, start in (
             (pushed, pushed_watcher, pushed_start),
             (silent, silent_watcher, silent_start),
