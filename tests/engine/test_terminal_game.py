@@ -9,6 +9,7 @@ import argparse
 import io
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from paiju.cards import card_names, parse_cards
@@ -43,19 +44,31 @@ def hinted(out: io.StringIO, head: str = HINT) -> str:
     return reply_to(hint.removeprefix(head))
 
 
+def a_person(
+    out: io.StringIO, choose: Callable[[str, list[str]], str]
+) -> tuple[Callable[[str], str], list[str], list[str]]:
+    """A person at the terminal: the function the game asks, whose reply to each prompt is
+    ``choose(prompt, the replies so far)``; the prompts and the replies, kept. A game that keeps
+    asking fails the test rather than loop for ever."""
+    prompts: list[str] = []
+    replies: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
+        replies.append(choose(prompt, replies))
+        return replies[-1]
+
+    return ask, prompts, replies
+
+
 def test_a_person_plays_a_whole_hand_against_bots(tmp_path: Path) -> None:
     out = io.StringIO()
     log = tmp_path / "game.jsonl"
-    answers: list[str] = []
-    prompts: list[str] = []
-
-    def person(prompt: str) -> str:
-        """First a bad code, then ask for a hint and play it, again and again."""
-        prompts.append(prompt)
-        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
-        answer = "ZZ" if not answers else "h" if answers[-1] != "h" else hinted(out)
-        answers.append(answer)
-        return answer
+    # first a bad code, then ask for a hint and play it, again and again
+    person, prompts, _ = a_person(
+        out, lambda _, said: "ZZ" if not said else "h" if said[-1] != "h" else hinted(out)
+    )
 
     assert cmd_play(play_args("guanpai", "boke", 1, "terminal", log), out, person) == 0
     text = out.getvalue()
@@ -168,20 +181,15 @@ def test_bu_yao_passes_and_q_writes_the_log_so_far_said_in_the_chosen_language(
     is in the language asked for."""
     out = io.StringIO()
     log = tmp_path / "quit.jsonl"
-    replies: list[str] = []
-    prompts: list[str] = []
 
-    def person(prompt: str) -> str:
-        prompts.append(prompt)
-        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
-        if "p 不要" in prompt and "不要" not in replies:
-            reply = "不要"
-        elif "不要" in replies:
-            reply = "q"  # once 不要 was taken
-        else:
-            reply = "h" if not replies or replies[-1] != "h" else hinted(out, "提示: ")
-        replies.append(reply)
-        return reply
+    def choose(prompt: str, said: list[str]) -> str:
+        if "p 不要" in prompt and "不要" not in said:
+            return "不要"
+        if "不要" in said:
+            return "q"  # once 不要 was taken
+        return "h" if not said or said[-1] != "h" else hinted(out, "提示: ")
+
+    person, _, replies = a_person(out, choose)
 
     args = play_args("guanpai", "boke", 1, "bu-yao", log)
     args.lang = "zh"
@@ -198,16 +206,15 @@ def test_no_pass_is_explained_as_leading_only_where_the_seat_leads() -> None:
     """打棒 never lets a seat pass: 「你先出，不能不要」 is said when the seat leads a trick, and
     not when it follows one or buries the kitty."""
     out = io.StringIO()
-    prompts: list[str] = []
-
-    def person(prompt: str) -> str:
-        prompts.append(prompt)
-        assert len(prompts) < MOST_PROMPTS, out.getvalue()[-2000:]
-        return "h" if len(prompts) % 2 else hinted(out, "提示: ")
-
+    person, prompts, _ = a_person(
+        out,
+        lambda _, said: (
+            "q" if len(said) >= 160 else "h" if len(said) % 2 == 0 else hinted(out, "提示: ")
+        ),
+    )
     args = play_args("dabang", None, 1, "leading", Path("unused"))
     args.lang, args.log = "zh", None
-    cmd_play(args, out, lambda prompt: "q" if len(prompts) > 160 else person(prompt))
+    cmd_play(args, out, person)
     note = "（你先出，不能不要）"
     plays = [p for p in prompts if "输入要出的牌" in p]
     assert any(note in p for p in plays), "a lead"
