@@ -29,6 +29,8 @@ from paiju_services.bots import Gate
 from paiju_services.bus import RETRY_AFTER, Responder, refuse_if_late
 from paiju_services.config import Settings
 from paiju_services.messages import Reply
+from paiju_services.store import StoreError
+from paiju_services.streams import until_ready
 
 # run after the other tests, one at a time (make test):
 # it floods a table service to see it shed load
@@ -155,6 +157,30 @@ async def test_a_responder_refuses_past_its_bounds_and_what_waited_too_long(bare
         assert set(codes) <= {None, "overloaded"}
     finally:
         await client.close()
+        await nc.close()
+
+
+# --- a service's start, while JetStream is not ready -----------------------------------------------
+
+
+async def test_a_start_waits_for_a_bucket_another_copy_is_making_and_gives_up_in_time(
+    bare: Stack,
+) -> None:
+    """In a cluster, a bucket just made answers "not found" until its group forms (a copy that
+    lost the race to make it meets the same): the start waits and tries again, and gives up with
+    a clear error when the bucket never comes."""
+    nc = await nats.connect(bare.nats_url)
+    try:
+        js = nc.jetstream()
+        waiting = asyncio.create_task(until_ready(lambda: js.key_value("late"), "the bucket late"))
+        await asyncio.sleep(0.6)  # the other copy's create comes while this one is waiting
+        assert not waiting.done()
+        await js.create_key_value(bucket="late")
+        bucket = await asyncio.wait_for(waiting, 10)
+        assert (await bucket.status()).bucket == "late"
+        with pytest.raises(StoreError, match="the bucket never: not ready after 2s"):
+            await until_ready(lambda: js.key_value("never"), "the bucket never", window=2.0)
+    finally:
         await nc.close()
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import nats.errors
 import nats.js.errors
@@ -32,6 +34,7 @@ from nats.js.api import (
 from nats.js.kv import KeyValue
 
 from paiju_services import subjects
+from paiju_services.backoff import Backoff, Streak
 from paiju_services.logs import log
 from paiju_services.store import (
     ARCHIVE_BUCKET,
@@ -53,22 +56,52 @@ async def ensure(
     operator: nats-server refuses to turn ``deny_purge`` off on a stream made before retirement,
     whose tables then stay in it — the table service says so once).
     ``create=False``: a service whose NATS user may not create them (paiju_services.access) waits
-    until the table service has."""
+    until the table service has.
+
+    Raises:
+        StoreError: JetStream was not ready, or the stream not made, within ``START_WINDOW``.
+    """
     if not create:
-        for attempt in range(60):
-            try:
-                await js.stream_info(stream)
-                return
-            except (
-                nats.js.errors.NotFoundError,
-                nats.errors.TimeoutError,
-                nats.js.errors.ServiceUnavailableError,
-            ) as exc:
-                log(
-                    logger, "waiting for the stream", logging.INFO, attempt=attempt, error=repr(exc)
-                )
-                await asyncio.sleep(1.0)
-        raise StoreError(f"the stream {stream} was not created")
+        await until_ready(lambda: js.stream_info(stream), f"the stream {stream}")
+        return
+    await until_ready(lambda: _make_all(js, replicas, stream), "JetStream")
+
+
+T = TypeVar("T")
+START_RETRY = Backoff(base=0.25, cap=2.0)
+START_WINDOW = 60.0  # seconds a service waits at its start for JetStream, then gives up
+# a cluster still electing its meta leader; or a stream or bucket that another copy (or this one)
+# has just made and whose raft group has not formed yet: nats-server answers "not found" meanwhile
+NOT_READY = (
+    nats.errors.TimeoutError,
+    nats.js.errors.ServiceUnavailableError,
+    nats.js.errors.NotFoundError,
+)
+
+
+async def until_ready(
+    attempt: Callable[[], Awaitable[T]], what: str, window: float = START_WINDOW
+) -> T:
+    """``attempt()``'s result, tried again after a jittered back-off while JetStream answers
+    ``NOT_READY``, for at most ``window`` seconds.
+
+    Raises:
+        StoreError: still not ready after ``window`` seconds.
+    """
+    waits = Streak(START_RETRY)
+    deadline = asyncio.get_running_loop().time() + window
+    while True:
+        try:
+            return await attempt()
+        except NOT_READY as exc:
+            wait = waits.failed()
+            if asyncio.get_running_loop().time() + wait > deadline:
+                raise StoreError(f"{what}: not ready after {window:.0f}s ({exc!r})") from exc
+            log(logger, "waiting for JetStream", logging.INFO, what=what, error=repr(exc))
+            await asyncio.sleep(wait)
+
+
+async def _make_all(js: JetStreamContext, replicas: int, stream: str) -> None:
     config = StreamConfig(
         name=stream,
         description="Paiju table logs: one subject per table, header then engine events",
@@ -85,38 +118,30 @@ async def ensure(
         deny_purge=False,  # a retired table's subject is purged, once its archive is read back
         republish=REPUBLISH,  # each stored message on paiju.stored.<table>: the gateway's feeds
     )
-    for attempt in range(30):
-        try:
-            # the buckets first: a service that waits for the stream then finds them too
-            for bucket, history, description in (
-                (subjects.TABLES_BUCKET, 5, "Paiju table directory"),
-                (subjects.SECRETS_BUCKET, 1, "Paiju table secrets (base seeds)"),
-                (subjects.BOT_TOKENS_BUCKET, 1, "Paiju bots' seat tokens"),
-            ):
-                await _ensure_bucket(js, bucket, history, description, replicas)
-            # read by batched direct gets (the retirement pass), never by a consumer
-            await _ensure_bucket(
-                js, RETIRING_BUCKET, 1, "Paiju tables waiting for retirement", replicas, direct=True
-            )
-            await _ensure_bucket(
-                js, RETIRED_BUCKET, 1, "Paiju retired tables, until deleted", replicas, direct=True
-            )
-            await _ensure_archive(js, replicas)
-            await _ensure_turns(js, replicas)
-            try:
-                info = await js.stream_info(stream)
-            except nats.js.errors.NotFoundError:
-                with contextlib.suppress(nats.js.errors.BadRequestError):
-                    await js.add_stream(config)
-                    log(logger, "stream created", stream=stream, replicas=replicas)
-            else:
-                await _ensure_republish(js, info.config)
-            return
-        except (nats.errors.TimeoutError, nats.js.errors.ServiceUnavailableError) as exc:
-            # a cluster still electing its JetStream meta leader
-            log(logger, "jetstream not ready", logging.WARNING, attempt=attempt, error=repr(exc))
-            await asyncio.sleep(1.0)
-    raise StoreError("JetStream did not become ready")
+    # the buckets first: a service that waits for the stream then finds them too
+    for bucket, history, description in (
+        (subjects.TABLES_BUCKET, 5, "Paiju table directory"),
+        (subjects.SECRETS_BUCKET, 1, "Paiju table secrets (base seeds)"),
+        (subjects.BOT_TOKENS_BUCKET, 1, "Paiju bots' seat tokens"),
+    ):
+        await _ensure_bucket(js, bucket, history, description, replicas)
+    # read by batched direct gets (the retirement pass), never by a consumer
+    await _ensure_bucket(
+        js, RETIRING_BUCKET, 1, "Paiju tables waiting for retirement", replicas, direct=True
+    )
+    await _ensure_bucket(
+        js, RETIRED_BUCKET, 1, "Paiju retired tables, until deleted", replicas, direct=True
+    )
+    await _ensure_archive(js, replicas)
+    await _ensure_turns(js, replicas)
+    try:
+        info = await js.stream_info(stream)
+    except nats.js.errors.NotFoundError:
+        with contextlib.suppress(nats.js.errors.BadRequestError):
+            await js.add_stream(config)
+            log(logger, "stream created", stream=stream, replicas=replicas)
+    else:
+        await _ensure_republish(js, info.config)
 
 
 # headers only: the gateway learns that (and which version) a table stored, never what
