@@ -6,9 +6,13 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sys
 from pathlib import Path
 
-from harness import running_launched, wait_until
+import pytest
+
+from harness import free_port, running_launched, wait_until
+from paiju_services.launcher import Child, wait_health
 
 STARTED = re.compile(r"started (nats-\S+) \(pid (\d+)\)")
 
@@ -53,3 +57,21 @@ def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
         wait_until(finished, 90, "a bot match to finish after the restart", interval=0.3)
         totals = stack.api(f"/api/tables/{created['id']}")["totals"]
         assert sum(totals) == 0, totals  # a whole match was scored (guanpai pays zero-sum)
+
+
+def test_a_copy_that_exits_during_the_start_is_started_again_and_said_once_a_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy that dies before the gateway is healthy (on a cluster still forming, say) is revived
+    with the same back-off as later, and each exit is said once, with its log."""
+    log = tmp_path / "tables-1.log"
+    crashing = Child("tables-1", [sys.executable, "-c", "raise SystemExit(3)"], log, "tables")
+    crashing.start()
+    nobody = f"http://127.0.0.1:{free_port()}/api/health"
+    assert not wait_health(nobody, 2.5, [crashing])  # the first restart is 1 s after the start
+    exits = [line for line in capsys.readouterr().out.splitlines() if "exited" in line]
+    assert crashing.restarts >= 1
+    assert exits == [
+        f"[paiju] tables-1 exited (3); restarting (#{n}); see {log}"
+        for n in range(1, crashing.restarts + 1)
+    ]

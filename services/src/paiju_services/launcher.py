@@ -138,11 +138,12 @@ def wait_port(port: int, timeout: float, child: Child, ca: Path | None = None) -
 
 
 def wait_health(url: str, timeout: float, children: list[Child]) -> bool:
+    """True when ``url`` answers 200 within ``timeout`` seconds; meanwhile a service copy that
+    exits is started again, as after the start (``revive``: it says so once, with its log)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for child in children:
-            if child.kind != "nats" and not child.alive():
-                say(f"{child.name} exited during start; see {child.log_path}")
+            revive(child)
         with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
             if response.status == 200:
                 return True
@@ -259,7 +260,7 @@ def revive(child: Child) -> None:
         return
     code = child.proc.returncode if child.proc else None
     child.restarts += 1
-    say(f"{child.name} exited ({code}); restarting (#{child.restarts})")
+    say(f"{child.name} exited ({code}); restarting (#{child.restarts}); see {child.log_path}")
     child.start()
     say(f"started {child.name} (pid {child.proc.pid if child.proc else '?'}), log {child.log_path}")
 
