@@ -9,7 +9,7 @@
 // number or a text as a fact), so a game added to the engine shows here with no new code.
 
 import { cardEl, cardRow, cardText } from "./cards.js";
-import { clear, h } from "./dom.js";
+import { h, patch } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { clock, signed } from "./ui.js";
 import {
@@ -339,7 +339,7 @@ export function renderBoard(el, ctx) {
     seats.push(seatBox(ctx, seat, where[seat], extras));
   }
   const lead = view.lead;
-  clear(
+  patch( // only what changed since the last frame is drawn again
     el,
     h(
       "div.board",
@@ -357,6 +357,11 @@ export function renderBoard(el, ctx) {
       ctx.me !== null && ctx.me !== undefined && ctx.mySlot ? mySeat(ctx, extras) : null,
     ),
   );
+  // my slot (my hand and my buttons: the page's own, marked data-keep, which patch leaves where it
+  // is) in my seat, and nowhere else
+  const mine = el.querySelector(".seat.mine");
+  for (const kept of el.querySelectorAll("[data-keep]")) if (kept !== ctx.mySlot || !mine) kept.remove();
+  if (mine && ctx.mySlot && ctx.mySlot.parentNode !== mine) mine.append(ctx.mySlot);
 }
 
 /** What the centre says of the trick: who led, the kind and the led suit (a game of tricks names
@@ -412,6 +417,7 @@ function leadRow(ctx, lead) {
   row.dataset.seat = String(lead.seat);
   row.dataset.kind = lead.kind ?? "";
   row.dataset.big = ctx.bigKinds?.has(lead.kind) ? "1" : "";
+  row.dataset.id = `${lead.seat}:${lead.cards.join(",")}`; // another play: another element (dom.js patch)
   return row;
 }
 
@@ -420,8 +426,7 @@ function mySeat(ctx, extras) {
   const seat = ctx.me;
   const box = seatBox(ctx, seat, "bottom", extras);
   box.classList.add("mine");
-  box.append(ctx.mySlot);
-  return box;
+  return box; // the page's own slot goes in after the patch (renderBoard)
 }
 
 /** The score sheet of the hand that just ended (and the match's totals when it is over). */

@@ -18,7 +18,7 @@ import { sound } from "./audio.js";
 import * as backoff from "./backoff.js";
 import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
-import { $$, clear, h } from "./dom.js";
+import { $$, clear, h, patch } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, getLang, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
@@ -216,7 +216,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   const speakEl = h("div.speak#speak", { hidden: true, role: "group" });
   const mySlot = h(
     "div.my-slot",
-    null,
+    { dataset: { keep: "1" } }, // drawn once, then kept in my seat (board.js)
     handEl,
     speakEl,
     h("div.controls-row", null, h("div.tools", null, sortBtn, trackerBtn, autoBtn), controls),
@@ -982,26 +982,29 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     const n = s.hand.length;
     handEl.style.setProperty("--n", String(Math.max(n, 1)));
     layoutHand();
-    clear(
+    patch( // the cards that stay in their places are not drawn again (and keep the focus)
       handEl,
       s.hand.map((code, i) => {
         const el = cardEl(code, "in-hand");
         el.dataset.index = String(i);
         el.tabIndex = 0;
         el.setAttribute("role", "button");
+        markSelected(el);
         return el;
       }),
     );
-    paintSelection();
+    clearBtn.disabled = s.selected.size === 0;
   }
 
   function paintSelection() {
-    for (const el of $$(".card[data-index]", handEl)) {
-      const on = s.selected.has(Number(el.dataset.index));
-      el.classList.toggle("selected", on);
-      el.setAttribute("aria-pressed", on ? "true" : "false");
-    }
+    for (const el of $$(".card[data-index]", handEl)) markSelected(el);
     clearBtn.disabled = s.selected.size === 0;
+  }
+
+  function markSelected(card) {
+    const on = s.selected.has(Number(card.dataset.index));
+    card.classList.toggle("selected", on);
+    card.setAttribute("aria-pressed", on ? "true" : "false");
   }
 
   /** The number of cards every legal play has, when they all have the same (and more than one):
