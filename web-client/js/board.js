@@ -539,8 +539,14 @@ export function countdown(deadline, key = "clockLeft") {
 
 function tickCountdown(el) {
   const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-  el.textContent = t(el.dataset.key || "clockLeft", { s: clock(left) });
-  el.dataset.warn = left <= 5 ? "1" : "";
+  setText(el, t(el.dataset.key || "clockLeft", { s: clock(left) }));
+  const warn = left <= 5 ? "1" : "";
+  if (el.dataset.warn !== warn) el.dataset.warn = warn;
+}
+
+/** A tick that does not change what a clock says changes nothing on the page (no layout). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** Ticks every turn clock on the page (counting up, or down to a deadline) a few times a second. */
@@ -548,7 +554,7 @@ export function startClocks() {
   return setInterval(() => {
     for (const el of document.querySelectorAll(".turn-clock[data-since]")) {
       const since = Number(el.dataset.since);
-      el.textContent = t("thinking", { s: clock((Date.now() - since) / 1000) });
+      setText(el, t("thinking", { s: clock((Date.now() - since) / 1000) }));
     }
     for (const el of document.querySelectorAll(".turn-clock[data-deadline]")) tickCountdown(el);
   }, 250);
