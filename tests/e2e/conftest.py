@@ -100,8 +100,10 @@ class Browsers:
         self.watches: list[Watch] = []
 
     def page(self, width: int = WIDTHS["desktop"], height: int = 900) -> tuple[Any, Watch]:
+        # reduced motion, as a player may ask for: no play flies, no seat fades (app.css); what is
+        # checked is what the pages show and do, and the animations' frames only cost the CPU
         context = self.browser.new_context(
-            viewport={"width": width, "height": height}, locale="zh-CN"
+            viewport={"width": width, "height": height}, locale="zh-CN", reduced_motion="reduce"
         )
         context.set_default_timeout(20_000)
         self.contexts.append(context)
