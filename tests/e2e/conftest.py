@@ -19,6 +19,22 @@ from playwright import sync_api  # `make unit` installs it; its absence fails, n
 
 from e2e.stack import CHROMIUM, CHROMIUM_ARGS, ROOT, Stack, start_stack
 
+# Playwright's wait_for_function evaluates its check on every animation frame unless told
+# otherwise, which keeps the page drawing 60 frames a second for as long as a test waits (most of
+# a browser test's time: for the bots, the server, the engine). Every 50 ms is as prompt for a test
+# and lets an idle page draw nothing.
+POLL_MS = 50
+_wait_for_function = sync_api.Page.wait_for_function
+
+
+def _wait_polling(
+    page: Any, expression: str, *, arg: Any = None, polling: Any = POLL_MS, timeout: Any = None
+) -> Any:
+    return _wait_for_function(page, expression, arg=arg, polling=polling, timeout=timeout)
+
+
+sync_api.Page.wait_for_function = _wait_polling  # type: ignore[method-assign]
+
 ARTIFACTS = Path(os.environ.get("PAIJU_ARTIFACTS", ROOT / "artifacts" / "e2e"))
 WIDTHS = {"phone": 390, "desktop": 1280}
 
