@@ -42,7 +42,6 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -60,6 +59,7 @@ import websockets
 
 from paiju_services import memory
 from paiju_services.backoff import Backoff
+from paiju_services.ports import free_port
 
 RESEND = Backoff(base=0.3, cap=5.0)  # the web client's (web-client/js/backoff.js)
 RESEND_CODES = frozenset({"unavailable", "overloaded", "conflict"})
@@ -69,13 +69,6 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # --- the system under load ---------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass

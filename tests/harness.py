@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 
 from paiju_services.config import Settings
 from paiju_services.gateway.static import StaticFiles
+from paiju_services.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium")
@@ -58,13 +59,6 @@ STATIC_CACHE = str(ROOT / "var" / "static-test")
 BROTLI_QUALITY = 5
 T = TypeVar("T")
 _warmed: set[str] = set()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_until(
