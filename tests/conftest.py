@@ -76,6 +76,9 @@ KINDS = (
     ("tests/engine/test_properties.py", "tests/engine/test_pyodide.py"),
 )
 BROWSER_WORKERS = int(os.environ.get("PAIJU_BROWSER_WORKERS", "2"))
+# the `alone` tests run two at a time (Makefile): the longest goes out first, so that the other
+# worker runs the rest beside it rather than it starting last and running by itself
+LONGEST_FIRST = ("tests/integration/test_cluster.py",)
 
 
 @functools.cache
@@ -93,10 +96,11 @@ def work_unit(nodeid: str) -> str:
 
 def slowest_kind_first(units: list[str]) -> list[str]:
     """``units`` in the order they go out: browser tests, integration tests, the property and
-    Pyodide tests, then the rest, each kind in collection order."""
+    Pyodide tests, then the rest, each kind in collection order but for ``LONGEST_FIRST``."""
 
-    def kind(unit: str) -> int:
-        return next((i for i, prefix in enumerate(KINDS) if unit.startswith(prefix)), len(KINDS))
+    def kind(unit: str) -> tuple[int, bool]:
+        rank = next((i for i, prefix in enumerate(KINDS) if unit.startswith(prefix)), len(KINDS))
+        return rank, not unit.startswith(LONGEST_FIRST)
 
     return sorted(units, key=kind)  # a stable sort: collection order within a kind
 
