@@ -156,6 +156,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     resyncing: false,
     openHands: null,
     ordered: false, // my hand has been put in the game's order by the engine
+    laidOut: -1, // the size of hand last measured again after a frame (renderAll)
     settled: true,
     sentFrame: null, // the pending command's frame, for a retry with the same id
     retries: 0,
@@ -915,6 +916,12 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
     renderAuto();
     layoutHand(true); // with everything else drawn: do whole rows of cards still fit?
+    // a hand of another size is measured again once the browser has drawn it: the board is
+    // patched in place now, and a size read while it settled stayed (CI: 16 cards in "one row")
+    if (s.hand.length !== s.laidOut) {
+      s.laidOut = s.hand.length;
+      requestAnimationFrame(() => layoutHand(true));
+    }
   }
 
   /** The 托管 button (托管 / 取消托管) and the tab's title when it is my turn. */
