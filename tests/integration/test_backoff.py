@@ -15,6 +15,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -22,7 +23,7 @@ import nats
 import pytest
 import websockets
 
-from integration.harness import Proc, Stack, new_table, owner, wait_status
+from integration.harness import Proc, Stack, new_table, owner, until, wait_status
 from paiju_services import bus
 from paiju_services.backoff import Backoff, Streak, from_settings
 from paiju_services.bots import Gate
@@ -172,8 +173,16 @@ async def test_a_start_waits_for_a_bucket_another_copy_is_making_and_gives_up_in
     nc = await nats.connect(bare.nats_url)
     try:
         js = nc.jetstream()
-        waiting = asyncio.create_task(until_ready(lambda: js.key_value("late"), "the bucket late"))
-        await asyncio.sleep(0.6)  # the other copy's create comes while this one is waiting
+        attempts = 0
+
+        async def late_bucket() -> Any:
+            nonlocal attempts
+            attempts += 1
+            return await js.key_value("late")
+
+        waiting = asyncio.create_task(until_ready(late_bucket, "the bucket late"))
+        # the other copy's create comes once this one has been told "not found" and tried again
+        await until("a second attempt at the bucket", lambda: attempts >= 2)
         assert not waiting.done()
         await js.create_key_value(bucket="late")
         bucket = await asyncio.wait_for(waiting, 10)
