@@ -75,8 +75,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Every test in one pytest with WORKERS pytest-xdist workers (WORKERS=0: one process), but those
-# marked `alone`; then those, two at a time (below). Most tests wait (for a deal, a deadline, a page, a
-# service), so there are more workers than cores. tests/conftest.py decides what runs where: a
+# marked `alone`; then those, two at a time (below). Most tests wait (for a deal, a deadline, a
+# page, a service), so there are more workers than cores. tests/conftest.py decides what runs where: a
 # module with a module-scoped fixture in one worker, any other test alone; browser tests in two
 # workers only (PAIJU_BROWSER_WORKERS), each with Chromium and Pyodide busy on a core, the
 # integration tests first in the others. Each worker starts its own running systems when it first
@@ -86,7 +86,7 @@ typecheck: $(STAMP)
 # product (CI on 7f4c4f5 and on 7f2c2d3: a different one each run). They run two at a time: the
 # cluster's (the longest, its nodes killed: tests/conftest.py's LONGEST_FIRST) in one worker
 # beside the others one after another in the second (64-73 s rather than 117 s, each within its
-# bounds, in three runs). Each run prints its 15 slowest tests.
+# bounds, in four runs). Each run prints its 15 slowest tests.
 #
 # Python may keep the bytecode it compiles (the source tree's __pycache__, ignored by git) even
 # where the environment says not to (PYTHONDONTWRITEBYTECODE, as on these machines): else each
