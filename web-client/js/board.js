@@ -242,10 +242,16 @@ function seatBox(ctx, seat, position, extras) {
   );
 }
 
-/** A seat's hidden hand: its cards' backs, fanned tight (the count is public, nothing else). */
+// A fan of more backs looks the same (slivers) and costs the page a drawing of each: 打棒's
+// 52-card hands were 150 backs to draw again whenever the board changed
+const MAX_BACKS = 12;
+
+/** A seat's hidden hand: its cards' backs, fanned tight, at most MAX_BACKS of them (the count
+ * beside the seat's name says how many: it is public, nothing else is). */
 function backsRow(count) {
-  const row = h("div.card-row.backs", { "aria-hidden": "true", style: { "--n": String(Math.max(count, 2)) } });
-  for (let i = 0; i < count; i++) row.append(cardEl(null, "small"));
+  const shown = Math.min(count, MAX_BACKS);
+  const row = h("div.card-row.backs", { "aria-hidden": "true", style: { "--n": String(Math.max(shown, 2)) } });
+  for (let i = 0; i < shown; i++) row.append(cardEl(null, "small"));
   return row;
 }
 
