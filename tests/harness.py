@@ -52,7 +52,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOT_DELAY = 0.15  # seconds a bot waits before it plays: quick tests, yet every state is seen
-AUTO_DELAY = 1.0  # seconds before the server plays for a seat in 托管 (as in a product)
+AUTO_DELAY = 0.2  # seconds before the server plays a seat in 托管 (1 s in a product)
 # the test stacks' compressed static copies: a folder of their own, at a brotli quality that makes
 # Pyodide's in a second rather than 30 s of CPU (what a test checks is the coding, not the ratio)
 STATIC_CACHE = str(ROOT / "var" / "static-test")
