@@ -136,6 +136,7 @@ def test_invite_nickname_score_table_and_rematch(
         for control in ("#fill-bots", "#close-table", "#invite-box", "#waiting li button"):
             assert page.locator(control).count() == 0, control
     shoot(spectator, artifacts, "watch-waiting")
+    spectator.close()  # a page left open draws every move of the match to come
     owners_watch.close()
 
     # the friend opens the invite: he sits under his nickname, leaves, and sits again
