@@ -64,9 +64,29 @@ function audioContext() {
   return context;
 }
 
-// A browser starts audio only after a gesture: wake the context on the first one.
+// A running context renders silence on an audio thread of its own, all the time: it is suspended
+// a moment after the last note has ended, and resumed for the next sound.
+let quietTimer = null;
+
+function quietAfter(ctx, seconds) {
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => {
+    if (ctx.state === "running") ctx.suspend().catch(() => {});
+  }, seconds * 1000);
+}
+
+// A browser starts audio only after a gesture: wake the context on the first one (the page may
+// then resume it without one).
 for (const type of ["pointerdown", "keydown"]) {
-  window.addEventListener(type, () => audioContext()?.resume?.().catch(() => {}), { passive: true });
+  window.addEventListener(
+    type,
+    () => {
+      const ctx = audioContext();
+      if (ctx?.state !== "suspended") return;
+      ctx.resume().then(() => quietAfter(ctx, 1), () => {});
+    },
+    { passive: true },
+  );
 }
 
 /** Play a sound by name (see SOUNDS); logged for tests either way. */
@@ -80,6 +100,8 @@ export function sound(name) {
   const ctx = audioContext();
   if (!ctx || ctx.state === "closed") return;
   record.voiced = true;
+  // suspended, or being suspended by a quietAfter that fired just now: its clock waits meanwhile
+  ctx.resume().catch(() => {});
   const now = ctx.currentTime + 0.01;
   for (const [freq, start, length, wave, gain] of notes) {
     const osc = ctx.createOscillator();
@@ -93,4 +115,5 @@ export function sound(name) {
     osc.start(now + start);
     osc.stop(now + start + length + 0.02);
   }
+  quietAfter(ctx, Math.max(...notes.map(([, start, length]) => start + length)) + 1);
 }
