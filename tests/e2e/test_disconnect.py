@@ -47,6 +47,8 @@ def test_a_dropped_connection_disables_the_moves_and_says_so_until_it_is_back(
     open_my_table(stack, page, "guanpai", "boke", 3)
     while True:  # a turn of mine with a card to play (not one where only 不要 is legal)
         assert my_turn_or_end(page) == "turn"
+        # the engine worker's moves come a moment after the view that made it my turn
+        page.wait_for_function(f"{STATE}.moves.length > 0")
         if any(m["type"] == "play" for m in page.evaluate(f"{STATE}.moves")):
             break
         before = page.evaluate(f"{STATE}.view.version")
