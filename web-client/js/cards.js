@@ -101,8 +101,19 @@ function suit(s, x, y, size, fill) {
 const FONT = "'Helvetica Neue', Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif";
 const SERIF = "Georgia, 'Times New Roman', 'Liberation Serif', 'DejaVu Serif', serif";
 
+// Each face drawn once, then copied: a table page draws its hand and the plays again at every
+// change (board.js and table.js keep the cards that did not change, but build them to compare)
+const drawn = new Map();
+
 /** One card face (or its back, with code null) as an <svg> in a 100 × 140 box. */
 export function cardSvg(code, { title = true } = {}) {
+  const key = `${code}|${title && code ? cardText(code) : ""}`; // its label follows the language
+  let svg = drawn.get(key);
+  if (!svg) drawn.set(key, (svg = drawCard(code, title)));
+  return svg.cloneNode(true);
+}
+
+function drawCard(code, title) {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-face", role: "img" });
   if (!code) {
     svg.setAttribute("aria-label", "card back");
