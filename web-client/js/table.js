@@ -959,8 +959,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       const cardW = parseFloat(getComputedStyle(handEl).getPropertyValue("--card-w")) || 60;
       const rows = rowsFor(cardW, width());
       const perRow = Math.ceil(Math.max(n, 1) / rows);
-      handEl.style.setProperty("--strips", String(Math.max(1, perRow - 1)));
-      handEl.dataset.rows = String(rows);
+      const strips = String(Math.max(1, perRow - 1));
+      // written only when changed: a write makes the next read lay the page out again
+      if (handEl.style.getPropertyValue("--strips") !== strips) handEl.style.setProperty("--strips", strips);
+      if (handEl.dataset.rows !== String(rows)) handEl.dataset.rows = String(rows);
     };
     const pageRows = rowsFor(pageW, width());
     const either = phone && pageRows <= 2; // whole rows or stacked, as they fit
@@ -985,10 +987,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   const screenResized = () => layoutHand(true);
   window.addEventListener("resize", screenResized);
 
+  /** The hand's cards; its rows are laid out by the caller once the page is drawn (renderAll). */
   function renderHand() {
     const n = s.hand.length;
     handEl.style.setProperty("--n", String(Math.max(n, 1)));
-    layoutHand();
     patch( // the cards that stay in their places are not drawn again (and keep the focus)
       handEl,
       s.hand.map((code, i) => {
