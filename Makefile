@@ -46,8 +46,8 @@ $(BROWSER_STAMP): $(STAMP)
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-wqy-microhei; fi
 	touch $@
 
-$(NODE_STAMP): web-client/package.json
-	cd web-client && npm install --no-audit --no-fund --silent
+$(NODE_STAMP): web-client/package.json web-client/package-lock.json
+	cd web-client && npm ci --no-audit --no-fund --silent
 	touch $@
 
 wheel: $(WHEEL_DIR)/.built
@@ -67,12 +67,16 @@ $(WHEEL_DIR)/.built: $(STAMP) $(NODE_STAMP) $(ENGINE_SRC) shared-engine/tools/sn
 run: $(STAMP) $(NODE_STAMP) wheel
 	$(PY) -m paiju_services.launcher deploy/dev.toml
 
-lint: $(STAMP)
+# the Python with ruff and mypy; the browser code with ESLint (web-client/eslint.config.js) and
+# TypeScript's checker reading its JSDoc types (web-client/tsconfig*.json), both from the npm lock
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	cd web-client && node_modules/.bin/eslint --max-warnings 0 .
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
+	cd web-client && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json
 
 # Every test in one pytest with WORKERS pytest-xdist workers (WORKERS=0: one process), but those
 # marked `alone`; then those, two at a time (below). Most tests wait (for a deal, a deadline, a

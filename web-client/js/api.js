@@ -15,6 +15,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string} path @param {{ method?: string, body?: any, token?: string }} [options] */
 export async function api(path, { method, body, token } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

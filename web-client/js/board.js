@@ -428,7 +428,6 @@ function leadRow(ctx, lead) {
 }
 
 function mySeat(ctx, extras) {
-  const view = ctx.view;
   const seat = ctx.me;
   const box = seatBox(ctx, seat, "bottom", extras);
   box.classList.add("mine");
@@ -558,7 +557,7 @@ function setText(el, text) {
 /** Ticks every turn clock on the page (counting up, or down to a deadline) a few times a second. */
 export function startClocks() {
   return setInterval(() => {
-    for (const el of document.querySelectorAll(".turn-clock[data-since]")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".turn-clock[data-since]"))) {
       const since = Number(el.dataset.since);
       setText(el, t("thinking", { s: clock((Date.now() - since) / 1000) }));
     }

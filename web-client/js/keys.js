@@ -108,7 +108,7 @@ export function installKeys({ page, mySlot, ctx, state }) {
   function restore() {
     if (!remembered) return;
     const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected && !active.disabled) return;
+    if (active && active !== document.body && active.isConnected && !(/** @type {HTMLButtonElement} */ (active).disabled)) return;
     const el = usable(find(remembered)) ?? usable(handCards()[roving]);
     el?.focus({ preventScroll: true });
   }

@@ -22,6 +22,7 @@ import { mountRules } from "./rules.js";
 import { mountTable } from "./table.js";
 import { mountVerify } from "./verify.js";
 
+/** @type {Array<[RegExp, (m: RegExpMatchArray) => (el: HTMLElement, q: URLSearchParams) => any]>} */
 const ROUTES = [
   [/^\/?$/, () => mountLobby],
   [/^\/rules\/([\w-]+)$/, (m) => (el, q) => mountRules(el, m[1], q)],

@@ -707,7 +707,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     // state the first card took (a run is selected in one stroke)
     let drag = null;
     const indexAt = (x, y) => {
-      const el = document.elementFromPoint(x, y)?.closest?.(".card[data-index]");
+      const el = /** @type {HTMLElement | null} */ (document.elementFromPoint(x, y)?.closest?.(".card[data-index]"));
       return el && handEl.contains(el) ? Number(el.dataset.index) : null;
     };
     handEl.addEventListener("pointerdown", (e) => {
