@@ -96,9 +96,46 @@ def test_a_tampered_deal_seed_or_commitment_is_named(recorded: list[str]) -> Non
 def test_a_corrupt_line_or_header_is_named(recorded: list[str]) -> None:
     bad = [*recorded[:6], "{not json", *recorded[7:]]
     report = audit(bad)
-    assert (report.bad_index, report.error and report.error.code) == (5, "log_corrupt")
+    assert (report.bad_index, report.error and report.error.code) == (5, "log_event_json")
     report = audit(['{"type": "something else"}', *recorded[1:]])
-    assert report.error is not None and report.error.code == "log_header"
+    assert report.error is not None and report.error.code == "log_header_kind"
+
+
+@pytest.mark.parametrize(
+    ("header", "code", "zh", "en"),
+    [
+        (
+            "not json",
+            "log_header_json",
+            "不是 JSON（第 1 个字符处有误）",
+            "not JSON (wrong at character 1)",
+        ),
+        ('{"type": "paiju_log"', "log_header_json", "第 21 个字符", "character 21"),
+        ('["paiju_log"]', "log_header_kind", "不是牌局日志的头", "not a Paiju log header"),
+        ('{"type": "paiju_log", "v": 99}', "log_header_kind", "版本 1 至", "version 1 to"),
+        (
+            '{"type": "paiju_log", "v": 1, "config": {"game": "guanpai"}}',
+            "log_header_field",
+            "缺少“variant”",
+            'no "variant"',
+        ),
+        (
+            '{"type": "paiju_log", "v": 1, "config": {"game": "nope", "variant": "x", "players": 3}}',
+            "unknown_game",
+            "没有这个游戏：nope（已有：banzipao",
+            "No such game: nope (there are: banzipao",
+        ),
+    ],
+)
+def test_a_bad_header_is_told_in_each_language_without_the_parser_s_text(
+    recorded: list[str], header: str, code: str, zh: str, en: str
+) -> None:
+    """What is wrong with the first line, in the reader's language: no JSON parser message
+    ("Expecting value: line 1 column 1") nor a Python key in quotes."""
+    report = audit([header, *recorded[1:]])
+    assert report.error is not None and report.error.code == code
+    assert zh in report.error.zh and en in report.error.en, (report.error.zh, report.error.en)
+    assert "Expecting" not in report.error.zh + report.error.en
 
 
 def english(lines: list[str]) -> list[str]:

@@ -87,12 +87,32 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
         "必须按牌型跟牌（有棒出棒）：{play}",
         "You must follow the shape led (a pair for a pair): {play}",
     ),
+    "unknown_game": (
+        "没有这个游戏：{game}（已有：{known}）",
+        "No such game: {game} (there are: {known})",
+    ),
     # audit of an exported log
     "log_header": (
         "日志首行不是有效的牌局头：{detail}",
         "The log's first line is not a valid header: {detail}",
     ),
+    "log_header_json": (
+        "日志首行不是 JSON（第 {column} 个字符处有误）",
+        "The log's first line is not JSON (wrong at character {column})",
+    ),
+    "log_header_kind": (
+        "日志首行不是牌局日志的头（应为 paiju_log，格式版本 1 至 {latest}）",
+        "The log's first line is not a Paiju log header (paiju_log, schema version 1 to {latest})",
+    ),
+    "log_header_field": (
+        "日志首行的牌局设置缺少“{field}”",
+        'The table settings in the log\'s first line have no "{field}"',
+    ),
     "log_corrupt": ("无法解析的事件：{detail}", "An event cannot be read: {detail}"),
+    "log_event_json": (
+        "无法解析的事件：不是 JSON（第 {column} 个字符处有误）",
+        "An event cannot be read: it is not JSON (wrong at character {column})",
+    ),
     "unexpected_event": (
         "记录的事件（{event}）与规则推导的不符",
         "The recorded event ({event}) does not follow from the rules",

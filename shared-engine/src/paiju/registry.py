@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paiju.errors import RuleError
 from paiju.games import banzipao, dabang, dabei, dagong, guanpai, tiaoshu
 from paiju.table import TableGame
 
@@ -41,9 +42,9 @@ def get_game(game_id: str) -> TableGame[Any]:
     """The decider of a game.
 
     Raises:
-        ValueError: no such game.
+        RuleError: ``unknown_game`` (a ValueError).
     """
     try:
         return GAMES[game_id]
     except KeyError:
-        raise ValueError(f"unknown game {game_id!r}; known: {sorted(GAMES)}") from None
+        raise RuleError("unknown_game", game=str(game_id), known=", ".join(sorted(GAMES))) from None

@@ -78,15 +78,32 @@ def read_log_header(line: str) -> tuple[Config[Any], int]:
     ``options_before`` (``api.config_from_dict``).
 
     Raises:
-        RuleError: ``log_header``.
+        RuleError: ``log_header_json``, ``log_header_kind``, ``log_header_field``, or the config's
+        own refusal (an unknown game, a bad option).
     """
     try:
         data = json.loads(line)
-        version = data.get("v")
-        if data.get("type") != HEADER_TYPE or version not in range(1, SCHEMA_VERSION + 1):
-            raise ValueError(f"expected type {HEADER_TYPE!r} version 1 to {SCHEMA_VERSION}")
-        return config_from_dict(data["config"]), version
+    except ValueError as exc:
+        raise RuleError("log_header_json", column=getattr(exc, "pos", 0) + 1) from None
+    version = data.get("v") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or data.get("type") != HEADER_TYPE
+        or not isinstance(version, int)
+        or version not in range(1, SCHEMA_VERSION + 1)
+    ):
+        raise RuleError("log_header_kind", latest=SCHEMA_VERSION)
+    config = data.get("config")
+    if not isinstance(config, dict):
+        raise RuleError("log_header_field", field="config")
+    missing = next((key for key in ("game", "variant", "players") if key not in config), None)
+    if missing is not None:
+        raise RuleError("log_header_field", field=missing)
+    try:
+        return config_from_dict(config), version
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        if isinstance(exc, RuleError):
+            raise
         raise RuleError("log_header", detail=str(exc)[:200]) from None
 
 
@@ -97,7 +114,11 @@ def decode_event(line: str) -> Event:
         RuleError: ``log_corrupt``.
     """
     try:
-        message = decode(json.loads(line))
+        data = json.loads(line)
+    except ValueError as exc:
+        raise RuleError("log_event_json", column=getattr(exc, "pos", 0) + 1) from None
+    try:
+        message = decode(data)
     except (ValueError, RuleError) as exc:
         raise RuleError("log_corrupt", detail=str(exc)[:200]) from None
     if not isinstance(message, Event):
