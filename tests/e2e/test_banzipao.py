@@ -50,8 +50,14 @@ REASONS_ZH = {
     "shisanlan": "天牌十三烂",
 }
 RANKS = "3456789TJQKA2"
-TURN_OR_SHEET = "document.body.dataset.myTurn === '1' || !!document.querySelector('#score-sheet')"
 STATE = "window.paiju.table.state"
+# my turn as drawn, with its moves listed (the page's state runs ahead of what it has drawn while
+# a frame goes through the engine: a turn read then could be the one before), or the sheet
+TURN_OR_SHEET = (
+    f"(document.body.dataset.myTurn === '1' && {STATE}.moves.length > 0"
+    f" && Number(document.querySelector('#board .board')?.dataset.version) === {STATE}.view.version)"
+    " || !!document.querySelector('#score-sheet')"
+)
 
 
 @dataclass
