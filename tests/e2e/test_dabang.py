@@ -276,23 +276,41 @@ def quick_bury(page: Any) -> None:
     after_move(page, before)
 
 
-def auto_plays_most_tricks(page: Any, keep: int = LAST_CLICKED_CARDS) -> None:
+def auto_plays_most_tricks(
+    page: Any,
+    stack: Stack,
+    table: str,
+    others: tuple[Any, ...] = (),
+    keep: int = LAST_CLICKED_CARDS,
+) -> None:
     """托管 plays my seat (as fast as the bots, in the test stack) until ``keep`` cards or fewer
-    are left in my hand; then 取消托管 gives me the last tricks. Clicking all of a hand's 52
-    cards costs the suite a minute a hand and tells no more than its first and last turns do."""
+    are left in my hand; then 取消托管 gives me the last tricks. Clicking all of a hand's 52 cards
+    tells no more than its first and last turns do. Meanwhile this page and ``others`` (a
+    spectator's) are on the lobby, where nothing is drawn: a table page draws each of the hand's
+    two hundred-odd plays, and nobody looks at those. They come back to the table for the end."""
     page.click("#auto")
     page.wait_for_selector("#auto[data-on='1']")
+    away = [(p, p.url) for p in (page, *others)]
+    for p, _ in away:
+        p.goto(f"{stack.url}#/")  # the same document: the engine stays, the table is unmounted
+
+    def near_the_end() -> dict[str, Any] | None:
+        view: dict[str, Any] = stack.api(f"/api/tables/{table}/state")["view"]
+        return view if view["phase"] != "play" or view["counts"][0] <= keep else None
+
+    wait_until(near_the_end, 120, f"seat 0 of table {table} to have {keep} cards left")
+    for p, url in away:
+        p.goto(url)
     page.wait_for_function(
-        f"{STATE}.hand.length <= {keep} || !!document.querySelector('#score-sheet')",
-        timeout=90_000,
+        f"({STATE}?.seat === 0 && {STATE}.connected && !!{STATE}.view)"
+        " || !!document.querySelector('#score-sheet')"
     )
-    if page.locator("#score-sheet").count():
-        return  # one last play took more than ``keep`` cards: 托管 stays on (next_hand ends it)
-    page.click("#auto")
-    page.wait_for_selector("#auto:not([data-on='1'])")
+    if page.locator("#auto[data-on='1']:not([hidden])").count():
+        page.click("#auto")  # hidden if the hand ended meanwhile: next_hand ends 托管 then
+        page.wait_for_selector("#auto:not([data-on='1'])")
 
 
-def play_to_sheet(page: Any, hand: Hand) -> list[str]:
+def play_to_sheet(page: Any, stack: Stack, hand: Hand) -> list[str]:
     """My turns to the hand's score sheet: 不亮 / 不扣王 and the engine's first burial clicked,
     then the first trick I play clicked by take_turn, 托管 for most of the others, and the last
     ones clicked again. The phases of my turns."""
@@ -314,7 +332,7 @@ def play_to_sheet(page: Any, hand: Hand) -> list[str]:
             assert view["phase"] == "play", view["phase"]
             take_turn(page, played)
             if not automated and len(state(page)["hand"]) > 2 * LAST_CLICKED_CARDS:
-                auto_plays_most_tricks(page)
+                auto_plays_most_tricks(page, stack, hand.table)
                 automated = True
     raise AssertionError(f"no score sheet: {diagnose(page)}")
 
@@ -405,7 +423,7 @@ def test_a_whole_hand_is_declared_buried_and_played(
             assert shown["kitty"] == [] or shown["exchanges"], shown
         take_turn(page, played)
         if "play" in seen and not automated:
-            auto_plays_most_tricks(page)
+            auto_plays_most_tricks(page, stack, table, others=(watcher,))
             automated = True
     else:
         raise AssertionError(f"no score sheet: {diagnose(page)}")
@@ -731,7 +749,7 @@ def test_nobody_grabs_the_kitty_is_turned_and_a_later_hand_is_declared_with_an_o
     page.wait_for_function("document.documentElement.lang === 'zh-CN'")
 
     # the first hand clicked through to its sheet, whose 抠底/保底 line reads in both languages
-    play_to_sheet(page, hand)
+    play_to_sheet(page, stack, hand)
     sheet = last_trick_line(page)
     assert len(sheet["zh"]) == len(sheet["en"]) == 1, sheet
     checked(page, artifacts, "dabang-sheet", problems)
@@ -768,7 +786,7 @@ def test_nobody_grabs_the_kitty_is_turned_and_a_later_hand_is_declared_with_an_o
         declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
         if len(declared) >= 2 and any(seat == 0 for seat, _ in declared):
             break
-        play_to_sheet(page, hand)  # no overcall in this hand's cards: the next hand
+        play_to_sheet(page, stack, hand)  # no overcall in this hand's cards: the next hand
     else:
         raise AssertionError(f"no hand of three had an overcall: {auctions}")
     declared = [(seat, w) for seat, w in auctions[-1] if w != "pass"]
