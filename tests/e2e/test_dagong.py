@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack, sit_as
+from e2e.stack import Stack, sit_as, wait_until
 from e2e.test_banzipao import (
     STATE,
     TURN_OR_SHEET,
@@ -281,11 +281,20 @@ def test_mingdu_is_declared_with_its_button_and_scored_on_the_sheet(
     assert page.locator(".seat.mine .badge.role[data-role='solo']").count() == 1
 
     # the hand is the server's to play from my first turn of play: 托管, the table's own button
-    # (the stack's auto_delay is short); what is checked here is the word and its score
+    # (the stack's auto_delay is short); what is checked here is the word and its score. The page
+    # waits on the lobby meanwhile (a table page draws every play) and comes back to the sheet.
     page.wait_for_function(f"{MY_TURN} && {STATE}.view.phase === 'play'", timeout=60_000)
     page.click("#auto")
     page.wait_for_selector("#auto[data-on='1']")
-    page.wait_for_selector("#score-sheet[data-final='1']", timeout=120_000)
+    table_url = page.url
+    page.goto(f"{stack.url}#/")
+
+    def over() -> bool:
+        return bool(stack.api(f"/api/tables/{table}/state")["view"]["phase"] == "over")
+
+    wait_until(over, 120, f"table {table} to be played out by 托管")
+    page.goto(table_url)
+    page.wait_for_selector("#score-sheet[data-final='1']")
     hand = Hand(table, player)
     read_sheet(page, hand)
     assert {"明独成功", "明独失败"} & set(hand.sheet["reasons"]), hand.sheet["reasons"]
