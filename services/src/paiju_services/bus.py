@@ -96,6 +96,10 @@ def open_reply(key: bytes, data: bytes) -> bytes:
 
 
 RECONNECT_CAP = 2.0  # seconds: the longest wait between two attempts to reach NATS again
+# nats-py's first connect never returns once a TLS handshake has failed in it (its close waits for
+# a transport that never closes: nats-io/nats.py#382 and #718; a CI run's bots copy hung so): each
+# first attempt is bounded, and one that has not connected by then is dropped and made again
+FIRST_CONNECT_WITHIN = 20.0  # seconds
 RETRY_AFTER = 1  # seconds an overloaded service asks its callers to wait (HTTP Retry-After)
 # when the request being handled must have started its work by (time.monotonic; None: no bound)
 _start_by: contextvars.ContextVar[float | None] = contextvars.ContextVar(
@@ -137,18 +141,27 @@ async def connect(
         credentials["password"] = Path(settings.nats_password_file).read_text().strip()
         # replies come to the role's own prefix: the only inboxes its user may read (access.py)
         credentials["inbox_prefix"] = access.inbox_prefix(settings.nats_user)
-    nc = await nats.connect(
-        servers=nats_servers(settings),
-        name=name,
-        **credentials,
-        **tls_options(settings),
-        max_reconnect_attempts=-1,
-        reconnect_time_wait=waits.policy.delay(0),
-        connect_timeout=5,
-        error_cb=on_error,
-        disconnected_cb=on_disconnect,
-        reconnected_cb=on_reconnect,
-    )
+    while True:
+        attempt = nats.connect(
+            servers=nats_servers(settings),
+            name=name,
+            **credentials,
+            **tls_options(settings),
+            max_reconnect_attempts=-1,
+            reconnect_time_wait=waits.policy.delay(0),
+            connect_timeout=5,
+            error_cb=on_error,
+            disconnected_cb=on_disconnect,
+            reconnected_cb=on_reconnect,
+        )
+        try:
+            nc = await asyncio.wait_for(attempt, FIRST_CONNECT_WITHIN)
+            break
+        except TimeoutError:
+            wait = waits.failed()
+            log(logger, "nats not reached: a new first attempt", logging.WARNING, wait=wait)
+            await asyncio.sleep(wait)
+    waits.succeeded()
     conn.append(nc)
     return nc
 
