@@ -27,6 +27,7 @@ from integration.harness import (
     assert_clean_log,
     raw_log,
 )
+from integration.harness import until as poll
 from paiju import api
 from paiju_services import bus, subjects
 from paiju_services.config import Settings
@@ -154,8 +155,15 @@ async def test_a_sweep_reads_the_tables_in_play_and_nothing_else(system: Stack) 
 
         async with copy(system.nats_url, "sweeper") as sweeper:
             reads = Reads(sweeper.writer.tables_kv)
-            # started after them all: its index is rebuilt from the watch, the tables in play only
-            assert {listed.meta.id for listed in await sweeper.writer.playing()} == playing
+
+            # started after them all: its index is rebuilt from the watch, the tables in play only.
+            # Polled: nats-py's watch can say "all read" before the entries it has already been
+            # sent (its first consumer info finds none pending and none delivered yet: kv.py's
+            # watch), so the index may be complete a moment after it says it is ready
+            async def indexed() -> bool:
+                return {listed.meta.id for listed in await sweeper.writer.playing()} == playing
+
+            await poll("the sweeper's index to hold the tables in play, only them", indexed, 10)
             assert index_of(sweeper) == playing
             before = await consumers(nc)
             passes = 4
