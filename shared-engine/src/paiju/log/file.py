@@ -84,7 +84,7 @@ def read_log_header(line: str) -> tuple[Config[Any], int]:
     try:
         data = json.loads(line)
     except ValueError as exc:
-        raise RuleError("log_header_json", column=getattr(exc, "pos", 0) + 1) from None
+        raise RuleError("log_header_json", column=json_column(exc)) from None
     version = data.get("v") if isinstance(data, dict) else None
     if (
         not isinstance(data, dict)
@@ -101,10 +101,15 @@ def read_log_header(line: str) -> tuple[Config[Any], int]:
         raise RuleError("log_header_field", field=missing)
     try:
         return config_from_dict(config), version
+    except RuleError:
+        raise  # the config's own refusal, in its words
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        if isinstance(exc, RuleError):
-            raise
         raise RuleError("log_header", detail=str(exc)[:200]) from None
+
+
+def json_column(exc: ValueError) -> int:
+    """Where (1-based, in characters) ``json.loads`` found its line wrong."""
+    return getattr(exc, "pos", 0) + 1
 
 
 def decode_event(line: str) -> Event:
@@ -116,7 +121,7 @@ def decode_event(line: str) -> Event:
     try:
         data = json.loads(line)
     except ValueError as exc:
-        raise RuleError("log_event_json", column=getattr(exc, "pos", 0) + 1) from None
+        raise RuleError("log_event_json", column=json_column(exc)) from None
     try:
         message = decode(data)
     except (ValueError, RuleError) as exc:
