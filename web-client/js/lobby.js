@@ -489,7 +489,12 @@ export function mountLobby(root) {
           "ul.seat-chips",
           null,
           tbl.seats.map((s, i) =>
-            h(`li.${s.kind}`, null, `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`),
+            h(
+              `li.${s.kind}`,
+              null,
+              `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`,
+              s.left ? h("span.badge.left", null, t("seatLeftBadge")) : null,
+            ),
           ),
         ),
         audit ? h("a.audit-verdict", { href: `#/verify/${tbl.id}`, title: t("verifyInBrowser"), dataset: { verdict: audit.verdict } }, audit.text) : null,
