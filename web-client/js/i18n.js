@@ -340,6 +340,7 @@ const STRINGS = {
   clock_relaxed: ["宽松", "Relaxed"],
   clock_none: ["不限时", "Untimed"],
   clockLine: ["限时：{clock}", "Clock: {clock}"],
+  clockUntimed: ["不限时", "untimed"],
   // a person's seat with no open connection (board.js)
   offlineBadge: ["断线", "Disconnected"],
   offlineTitle: ["玩家已断线：轮到他时超时即由托管代打", "The player is disconnected: when his time runs out, auto-play takes over"],

@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { CARD_CODE, cardText } from "./cards.js";
 import { $, clear, h } from "./dom.js";
 import { auditLog } from "./engine.js";
+import { CLOCK_CHOICES, clockOf } from "./clock.js";
 import { both, getLang, t } from "./i18n.js";
 import { timeAgo, toast } from "./ui.js";
 
@@ -550,37 +551,6 @@ export function mountLobby(root) {
     },
     rerender: render,
   };
-}
-
-const CLOCK_CHOICES = ["standard", "relaxed", "none"];
-
-/** The clock a new table asks for: none for 标准 (the game's defaults), each kind doubled for
- * 宽松, 0 for every kind for 不限时. */
-function clockOf(game, choice) {
-  const defaults = game?.clock ?? {};
-  if (choice === "relaxed") return Object.fromEntries(Object.entries(defaults).map(([k, v]) => [k, v * 2]));
-  if (choice === "none") return Object.fromEntries(Object.keys(defaults).map((k) => [k, 0]));
-  return null;
-}
-
-/** A table's turn clock when it is not its game's default ("限时：宽松" ...), or "". */
-export function clockText(game, clock) {
-  const defaults = game?.clock;
-  if (!defaults || !clock) return "";
-  const kinds = Object.keys(defaults);
-  const same = (choice) => {
-    const asked = clockOf(game, choice) ?? defaults;
-    return kinds.every((k) => (clock[k] ?? defaults[k]) === asked[k]);
-  };
-  if (same("standard")) return "";
-  const named = CLOCK_CHOICES.find(same);
-  if (named) return t("clockLine", { clock: t(`clock_${named}`) });
-  const kindName = (k) => {
-    const pair = game.words?.value_names?.clock?.[k];
-    return pair ? pair[getLang() === "zh" ? 0 : 1] : k;
-  };
-  const words = kinds.map((k) => `${kindName(k)} ${clock[k] ?? defaults[k]}s`);
-  return t("clockLine", { clock: words.join(getLang() === "zh" ? "，" : ", ") });
 }
 
 /** The table's options that differ from its variant's defaults, compactly ("房规：…"), or "". */
