@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers, Watch
-from e2e.stack import Stack, create_in_lobby, open_lobby, sit_as, wait_until
+from e2e.stack import UNTIMED, Stack, create_in_lobby, open_lobby, sit_as, wait_until
 from e2e.test_play import (
     Played,
     after_move,
@@ -113,7 +113,10 @@ def table_where_i_deal(stack: Stack, page: Any, attempts: int = 60) -> str:
     left as it is (its bots wait for seat 0). The page opens the table with my seat's token, as
     if this browser had created it."""
     for _ in range(attempts):
-        table = stack.api("/api/tables", {"game": GAME, "variant": "guizhou", "players": 4})["id"]
+        table = stack.api(
+            "/api/tables",
+            {"game": GAME, "variant": "guizhou", "players": 4, "clock": UNTIMED},
+        )["id"]
         joined = stack.api(
             f"/api/tables/{table}/seats",
             {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack, open_lobby, sit_as, wait_until
+from e2e.stack import UNTIMED, Stack, open_lobby, sit_as, wait_until
 from e2e.test_banzipao import (
     STATE,
     TURN_OR_SHEET,
@@ -79,7 +79,10 @@ def table_where_i_grab(stack: Stack, page: Any, attempts: int = 40) -> str:
     first to have drawn a big joker (it speaks first in the declaring window), opened in the
     page with my seat's token."""
     for _ in range(attempts):
-        table = stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 1}})
+        table = stack.api(
+            "/api/tables",
+            {"game": GAME, "players": 4, "options": {"hands": 1}, "clock": UNTIMED},
+        )
         joined = stack.api(
             f"/api/tables/{table['id']}/seats",
             {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},
@@ -485,7 +488,10 @@ def table_where_a_bot_deals(stack: Stack, page: Any, attempts: int = 60) -> str:
     turning), and I am asked whether to bury jokers (I hold some, and the dealer's burial allows
     the exchange)."""
     for _ in range(attempts):
-        table = stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 1}})
+        table = stack.api(
+            "/api/tables",
+            {"game": GAME, "players": 4, "options": {"hands": 1}, "clock": UNTIMED},
+        )
         joined = stack.api(
             f"/api/tables/{table['id']}/seats",
             {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},
@@ -644,7 +650,10 @@ def table_where_nobody_grabs(
     record, the dealer drawn by lot, and my word in the window (None if I was not asked)."""
     for _ in range(attempts):
         table = str(
-            stack.api("/api/tables", {"game": GAME, "players": 4, "options": {"hands": 3}})["id"]
+            stack.api(
+                "/api/tables",
+                {"game": GAME, "players": 4, "options": {"hands": 3}, "clock": UNTIMED},
+            )["id"]
         )
         joined = stack.api(
             f"/api/tables/{table}/seats",

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import Stack, sit_as, wait_until
+from e2e.stack import UNTIMED, Stack, sit_as, wait_until
 from e2e.test_banzipao import (
     STATE,
     TURN_OR_SHEET,
@@ -47,7 +47,7 @@ MY_TURN = f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'"
 def new_table(stack: Stack) -> tuple[str, str, dict[str, Any]]:
     """A table with me in seat 0 and bots in the others, dealt: (table, my token, the public
     view of the deal)."""
-    table = stack.api("/api/tables", {"game": GAME, "players": 4})["id"]
+    table = stack.api("/api/tables", {"game": GAME, "players": 4, "clock": UNTIMED})["id"]
     joined = stack.api(
         f"/api/tables/{table}/seats", {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)}
     )
