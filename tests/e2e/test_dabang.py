@@ -1,7 +1,7 @@
 """葫芦岛打棒 in the browser: a whole hand played through in Chromium. Seat 0 grabs the first
 hand's trumps with 亮大王 (the declaring window's buttons are exactly the engine's legal words),
-buries the kitty on the bury screen (exactly 8 cards selected: the counter, and the engine's own
-refusal while the selection cannot be buried), the others may bury jokers for kitty cards, then
+buries the kitty on the bury screen (its hand grouped by the trump just fixed, trumps first;
+exactly 8 cards selected: the counter, and the engine's own refusal while the selection cannot be buried), the others may bury jokers for kitty cards, then
 the tricks are played to the score sheet: the first and the last by clicking, the others by 托管
 (clicking all 52 cards tells no more and costs a minute). At every phase both sizes (1280×800 and
 390×844) are checked from the elements' boxes: every control inside the viewport, the phone's
@@ -63,9 +63,12 @@ from e2e.test_play import (
     spectator_frames_checked,
     version,
 )
-from paiju.cards import SUITS, card_name, parse_card
+from paiju import api
+from paiju.cards import SUITS, card_name, parse_card, suit_of
+from paiju.client import state_from_view
 from paiju.games.dabang import GAME as DABANG
 from paiju.games.dabang_declaring import flip_dealer
+from paiju.games.dabang_state import hand_order
 
 GAME = "dabang"
 WORDS = DABANG.words
@@ -186,6 +189,22 @@ def checked(
             problems.append(f"{name} at {width}: the trump suit is not shown: {keys}")
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
     settle(page)
+
+
+def groups_drawn(page: Any) -> list[str]:
+    """The hand as the page draws it, each card named by its group in this hand's order (its
+    trump suit and the dealer's level): 主 for a trump, else its suit; runs of one group merged.
+    A hand grouped by trump reads 主 first, then each side suit once."""
+    s = state(page)
+    config = api.make_config(GAME, options={"hands": 1})
+    order = hand_order(state_from_view(config, s["view"]))  # type: ignore[arg-type]
+    groups = []
+    for code in s["hand"]:
+        card = parse_card(code)
+        group = "主" if order.is_trump(card) else SUITS[suit_of(card)]
+        if not groups or groups[-1] != group:
+            groups.append(group)
+    return groups
 
 
 def bury(page: Any, artifacts: Path, problems: list[str]) -> dict[str, Any]:
@@ -380,6 +399,8 @@ def test_a_whole_hand_is_declared_buried_and_played(
     assert state(page)["view"]["phase"] == "bury"
     assert state(page)["view"]["dealer"] == 0
     kitty_shown = state(watcher)["view"]["kitty"]
+    groups = groups_drawn(page)  # the trump is known: the hand is grouped by it before burying
+    assert groups[0] == "主" and len(groups) == len(set(groups)), groups
     buried = bury(page, artifacts, problems)
     assert buried["seven"]["play_disabled"]
     assert buried["seven"]["code"] == "bury_eight", buried

@@ -466,11 +466,6 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       return;
     }
     try {
-      if (view.hand && (handChanged || s.hand.length !== view.hand.length || !s.ordered)) {
-        await orderHand(view.hand);
-        s.ordered = true;
-      }
-      if (!view.hand) s.hand = [];
       if (view.hands) s.openHands = await Promise.all(view.hands.map((cards) => seatEngine.order(cards)));
       else s.openHands = null;
       if (view.seat !== null) {
@@ -482,6 +477,17 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
           s.passCheck = await seatEngine.check(null);
           if (s.passCheck?.error?.code === "unknown_command") s.passless.add(view.phase);
         }
+      }
+      // ordered after the engine has this view's state, and at every frame: the order can change
+      // with the hand unchanged (a game whose order changes with what was bid or shown before
+      // the hand changes again), the selection kept through it
+      if (view.hand) {
+        const chosen = handChanged ? [] : selectedCodes();
+        await orderHand(view.hand);
+        reselect(chosen);
+        s.ordered = true;
+      } else {
+        s.hand = [];
       }
     } catch (err) {
       if (!s.dead) console.error("engine:", err.message); // a table left mid-request: its engine is gone
