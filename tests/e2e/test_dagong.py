@@ -110,7 +110,11 @@ def choose_reading(page: Any, cards: tuple[str, ...], artifacts: Path) -> dict[s
     click_selection(page, cards)
     page.wait_for_selector("#readings:not([hidden]) button.reading")
     assert page.locator("#play").is_disabled()
-    offered = [r["reading"] for r in page.evaluate(f"{STATE}.check.readings")]
+    readings = page.evaluate(f"{STATE}.check.readings")
+    offered = [r["reading"] for r in readings]
+    # as players say them: the set with each joker as what it stands for, then its kind (7777 炸弹)
+    kinds = get_game("dagong").words.kinds
+    said = [f"{r['said']} {kinds[r['kind']][0]}" for r in readings]
     buttons = page.locator("#readings button.reading")
     labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
     assert version(page) == before  # nothing sent before the choice
@@ -118,7 +122,7 @@ def choose_reading(page: Any, cards: tuple[str, ...], artifacts: Path) -> dict[s
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
     buttons.nth(1).click()
     after_move(page, before)
-    return {"offered": offered, "labels": labels, "chosen": offered[1]}
+    return {"offered": offered, "labels": labels, "said": said, "chosen": offered[1]}
 
 
 def play_out(
@@ -229,6 +233,7 @@ def test_a_hand_with_a_chosen_reading_is_played_to_its_sheet_and_the_partner_sta
     # the chooser named every reading, each differently
     assert len(chosen["labels"]) == len(chosen["offered"]) >= 2
     assert len(set(chosen["labels"])) == len(chosen["labels"])
+    assert chosen["labels"] == chosen["said"]
     # the log records the reading chosen: what each joker stood for
     mine = next(e for e in played_events(stack, table) if e["seat"] == 0)
     assert tuple(sorted(mine["cards"])) == cards

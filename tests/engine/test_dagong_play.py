@@ -214,6 +214,12 @@ def test_a_selection_read_several_ways_needs_a_reading_and_the_log_records_the_j
         ("liandui", "9S 9S"),
         ("feiji", "7S 8S"),
     }
+    # each named as players say it, the jokers as the ranks they stand for (issue 29, item 7)
+    assert {(r["said"], r["name"]["zh"]) for r in readings} == {
+        ("667788", "连对"),
+        ("778899", "连对"),
+        ("777888", "飞机"),
+    }
     t.refuses(Play(seat=0, cards=parse_cards("7S 7H 8S 8H BJ RJ")), "ambiguous_reading")
     t.refuses(
         Play(
@@ -234,6 +240,7 @@ def test_a_selection_read_several_ways_needs_a_reading_and_the_log_records_the_j
     assert isinstance(played, Played)
     assert (played.kind, played.stands_for) == ("feiji", parse_cards("7S 8S"))
     assert t.view(None)["lead"]["stands_for"] == ["7S", "8S"]
+    assert t.view(None)["lead"]["said"] == "777888"  # the table shows what the jokers stood for
 
 
 @pytest.mark.parametrize("stands_for", [["2S", "3S"], ["3S", "2S"]])

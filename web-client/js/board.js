@@ -382,6 +382,7 @@ function leadInfo(ctx, lead) {
     { dataset: { big: ctx.bigKinds?.has(lead.kind) ? "1" : "" } },
     `${seatName(ctx, lead.seat)} · `,
     h("span.lead-kind-name", null, kindName(words, lead.kind)),
+    lead.said ? h("span.lead-said", null, ` ${lead.said}`) : null, // the set with its wildcards as what they stood for
     suit ? [" · ", h("span.lead-suit", { dataset: { suit: String(lead.suit) } }, t("ledSuit", { suit }))] : null,
     h("span.lead-cards", null, ` · ${lead.cards.map(cardText).join(" ")}`),
     typeof top === "number" ? [" · ", h("span.trick-top", { dataset: { seat: String(top) } }, t("onTop", { name: seatName(ctx, top) }))] : null,

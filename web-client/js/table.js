@@ -20,7 +20,7 @@ import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, sea
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h, patch } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
-import { both, getLang, t } from "./i18n.js";
+import { both, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
 import { clockText } from "./clock.js";
 import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
@@ -651,13 +651,12 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     renderControls();
   }
 
-  /** A reading's name: its combination as the game's words name it, and the cards it stands for. */
+  /** A reading's name as players say it: the set, each wildcard as what it stands for, and its
+   * combination as the game's words name it ("7777" and the kind's name). */
   function readingName(choice) {
     const words = wordsOf(s.game);
     const name = words.kinds?.[choice.kind] ? kindName(words, choice.kind) : both(choice.name);
-    const standsFor = (choice.reading?.stands_for ?? []).map(cardText).join(" ");
-    if (!standsFor) return name;
-    return getLang() === "zh" ? `${name}（${standsFor}）` : `${name} (${standsFor})`;
+    return choice.said ? `${choice.said} ${name}` : name;
   }
 
   /** The chooser of an ambiguous selection's readings (hidden otherwise). */

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from paiju.cards import Hand, card_name, card_names, parse_cards
-from paiju.climbing import ClimbingGame, Combo
+from paiju.climbing import ClimbingGame, Combo, said
 from paiju.errors import RuleError
 from paiju.protocol import (
     AutoPlay,
@@ -233,7 +233,8 @@ def compare(
 
 def readings(state: State, seat: int, cards: Hand | str | Iterable[str]) -> list[dict[str, Any]]:
     """Every reading under which ``seat`` may play ``cards`` now (after the lead on the table), as
-    JSON: ``{"reading": {"kind", "stands_for"}, "kind", "key", "name": {"zh", "en"}}``, the
+    JSON: ``{"reading": {"kind", "stands_for"}, "kind", "key", "name": {"zh", "en"}, "said"}``
+    (``said``: the set as players say it, each wildcard as what it stands for: "7788"), the
     game's default first. More than one where the game lets the player choose is what the
     browser offers as a choice.
 
@@ -245,8 +246,9 @@ def readings(state: State, seat: int, cards: Hand | str | Iterable[str]) -> list
     if not isinstance(get_game(state.config.game), ClimbingGame):
         return []
     game = _climbing(state.config)
+    hand = _cards(cards)
     try:
-        combos = game.classify(state, seat, _cards(cards))
+        combos = game.classify(state, seat, hand)
     except RuleError:
         return []
     lead = getattr(state, "lead", None)
@@ -263,6 +265,7 @@ def readings(state: State, seat: int, cards: Hand | str | Iterable[str]) -> list
                 "kind": combo.kind,
                 "key": combo.key,
                 "name": {"zh": zh, "en": en},
+                "said": said(hand, combo.stands_for),
             }
         )
     return out

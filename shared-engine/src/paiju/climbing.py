@@ -13,7 +13,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
-from paiju.cards import Card, Hand, card_codes, format_card, parse_cards, remove_cards
+from paiju.cards import (
+    RANK_NAMES,
+    Card,
+    Hand,
+    card_codes,
+    card_name,
+    format_card,
+    is_joker,
+    parse_cards,
+    rank_of,
+    remove_cards,
+)
 from paiju.errors import PaijuError, RuleError
 from paiju.protocol import (
     Command,
@@ -45,6 +56,23 @@ class Combo(NamedTuple):
     @property
     def reading(self) -> Reading:
         return Reading(kind=self.kind, stands_for=self.stands_for)
+
+
+def said(cards: Hand, stands_for: Hand) -> str:
+    """A set with wildcards as players say it: its ranks low to high, each wildcard (a joker) as
+    the rank it stands for. ♣7 ♣7 + two jokers read as a bomb is "7777", as a 连对 "6677".
+    A joker that stands for nothing is named as itself.
+
+    >>> said(parse_cards("7C 7C BJ RJ"), parse_cards("7S 7S"))
+    '7777'
+    >>> said(parse_cards("7C 7C BJ RJ"), parse_cards("6S 6S"))
+    '6677'
+    """
+    wild = len(stands_for)
+    natural = [c for c in cards if not is_joker(c)]
+    jokers = sorted(c for c in cards if is_joker(c))[wild:]
+    ranks = [RANK_NAMES[rank_of(c)] for c in sorted([*natural, *stands_for])]
+    return "".join([*ranks, *(card_name(c) for c in jokers)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +484,12 @@ class ClimbingGame(TableGame[C]):
                 "size": lead.size,
                 "stands_for": card_codes(lead.stands_for),
                 "cards": card_codes(state.actions[state.lead_seat or 0] or ()),
+                # the set as players say it, in a game whose wildcards stood in ("7777")
+                **(
+                    {"said": said(state.actions[state.lead_seat or 0] or (), lead.stands_for)}
+                    if lead.stands_for
+                    else {}
+                ),
             },
             "actions": [None if a is None else card_codes(a) for a in state.actions],
             "out": list(state.out),

@@ -23,13 +23,10 @@ from typing import Any, TextIO
 
 from paiju import api, bots
 from paiju.cards import (
-    RANK_NAMES,
     card_name,
     format_card,
-    is_joker,
     parse_card,
     parse_cards,
-    rank_of,
 )
 from paiju.console import (
     EXIT_FAILED,
@@ -278,10 +275,8 @@ def _readings_offered(state: TableState, seat: int, play: Play) -> list[tuple[Te
     for offer in api.readings(state, seat, play.cards):
         stands_for = parse_cards(" ".join(offer["reading"]["stands_for"]))
         reading = Reading(offer["reading"]["kind"], stands_for)
-        # the set as players say it, by its ranks with each joker as what it stands for: 7788
-        cards = sorted([c for c in play.cards if not is_joker(c)] + list(stands_for))
-        ranks = "".join(RANK_NAMES[rank_of(c)] for c in cards)
-        name = (f"{ranks} {offer['name']['zh']}", f"{ranks} {offer['name']['en']}")
+        said = offer["said"]
+        name = (f"{said} {offer['name']['zh']}", f"{said} {offer['name']['en']}")
         out.append((name, dataclasses.replace(play, reading=reading)))
     return out
 
