@@ -52,12 +52,14 @@ REASONS_ZH = {
 RANKS = "3456789TJQKA2"
 STATE = "window.paiju.table.state"
 # my turn as drawn, with its moves listed (the page's state runs ahead of what it has drawn while
-# a frame goes through the engine: a turn read then could be the one before), or the sheet
-TURN_OR_SHEET = (
-    f"(document.body.dataset.myTurn === '1' && {STATE}.moves.length > 0"
-    f" && Number(document.querySelector('#board .board')?.dataset.version) === {STATE}.view.version)"
-    " || !!document.querySelector('#score-sheet')"
+# a frame goes through the engine: a turn read then could be the one before, whose buttons a
+# click would press in the next phase: CI on 53f2bc9 answered 打棒's exchange with the declaring
+# window's 不亮)
+MY_TURN_DRAWN = (
+    f"document.body.dataset.myTurn === '1' && {STATE}.moves.length > 0"
+    f" && Number(document.querySelector('#board .board')?.dataset.version) === {STATE}.view.version"
 )
+TURN_OR_SHEET = f"({MY_TURN_DRAWN}) || !!document.querySelector('#score-sheet')"
 
 
 @dataclass

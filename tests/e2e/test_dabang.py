@@ -43,6 +43,7 @@ from typing import Any
 from e2e.conftest import WIDTHS, Browsers
 from e2e.stack import UNTIMED, Stack, open_lobby, sit_as, wait_until
 from e2e.test_banzipao import (
+    MY_TURN_DRAWN,
     STATE,
     TURN_OR_SHEET,
     Hand,
@@ -74,7 +75,7 @@ GAME = "dabang"
 WORDS = DABANG.words
 KITTY = 8
 LAST_CLICKED_CARDS = 6  # the cards of a hand's last tricks that are clicked, after 托管
-MY_TURN = f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'"
+MY_TURN = f"{STATE}?.seat === 0 && {MY_TURN_DRAWN}"
 
 
 def table_where_i_grab(stack: Stack, page: Any, attempts: int = 40) -> str:
@@ -323,9 +324,10 @@ def auto_plays_most_tricks(
     wait_until(near_the_end, 120, f"seat 0 of table {table} to have {keep} cards left")
     for p, url in away:
         p.goto(url)
-    page.wait_for_function(
-        f"({STATE}?.seat === 0 && {STATE}.connected && !!{STATE}.view)"
-        " || !!document.querySelector('#score-sheet')"
+    page.wait_for_function(  # drawn: 托管's button says what the view says (a run read it before)
+        f"({STATE}?.seat === 0 && {STATE}.connected && !!{STATE}.view"
+        " && Number(document.querySelector('#board .board')?.dataset.version)"
+        f" === {STATE}.view.version) || !!document.querySelector('#score-sheet')"
     )
     if page.locator("#auto[data-on='1']:not([hidden])").count():
         page.click("#auto")  # hidden if the hand ended meanwhile: next_hand ends 托管 then

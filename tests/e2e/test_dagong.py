@@ -23,6 +23,7 @@ from typing import Any
 from e2e.conftest import WIDTHS, Browsers
 from e2e.stack import UNTIMED, Stack, sit_as, wait_until
 from e2e.test_banzipao import (
+    MY_TURN_DRAWN,
     STATE,
     TURN_OR_SHEET,
     Hand,
@@ -41,7 +42,7 @@ from paiju.registry import get_game
 from paiju.simulate import table_command
 
 GAME = "dagong"
-MY_TURN = f"{STATE}?.seat === 0 && document.body.dataset.myTurn === '1'"
+MY_TURN = f"{STATE}?.seat === 0 && {MY_TURN_DRAWN}"
 
 
 def new_table(stack: Stack) -> tuple[str, str, dict[str, Any]]:
