@@ -4,7 +4,9 @@ on a phone, his own nickname typed in the lobby) opens it, sits, leaves, sits ag
 even the owner's own browser on the watch page — has no way to fill seats; the owner fills the
 last seat with a bot; both play the match by clicking; the score table lists every hand with the
 right running totals, during the match and on the match-over sheet, where ★ marks the winner by
-total; 再来一局 pressed by both deals a new match at a linked table to the same players.
+total; the host's 再来一局 is put to the friend at once on his sheet (by a pushed frame; the
+seconds it took are written to room-rematch-offer-seconds.txt), with the time left; he says 不了,
+changes his mind, presses 再来一局, and the same players are dealt a new match at a linked table.
 
 Screenshots: artifacts/e2e/room-*.png at 1280×800 and 390×844."""
 
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import Browsers
-from e2e.stack import Stack
+from e2e.stack import Stack, wait_until
 
 HAND_CARDS = 16  # 关牌 mainstream, three players
 
@@ -88,6 +90,8 @@ def test_invite_nickname_score_table_and_rematch(
 ) -> None:
     # the friend first: his own nickname, typed in the lobby, in a browser of his own
     guest, _ = browsers.page(390, 844)
+    received: list[str | bytes] = []  # every frame the friend's page gets on its sockets
+    guest.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
     guest.goto(stack.url)
     guest.wait_for_selector("#create-name")
     zh_default = guest.input_value("#create-name")
@@ -199,14 +203,39 @@ def test_invite_nickname_score_table_and_rematch(
     shoot(host, artifacts, "match-over")
     shoot(guest, artifacts, "match-over")
 
-    # 再来一局: the host presses first and waits; the friend follows; the same seats are dealt
+    # 再来一局: the host presses first and waits; the friend's sheet asks him at once (the gateway
+    # pushes a rematch frame: he asks nothing), with the time left; he says 不了 (his seat there
+    # is given up), changes his mind and presses 再来一局; the same seats are dealt
+    heard = len(received)
+    pressed = time.monotonic()
     host.click("#rematch")
+    offer = guest.locator("#rematch-offer")
+    offer.wait_for(timeout=15_000)
+    offered_after = time.monotonic() - pressed  # reported, not asserted: a loaded machine's figure
+    (artifacts / "room-rematch-offer-seconds.txt").write_text(f"{offered_after:.2f}\n")
+    pushed = [f for f in received[heard:] if '"type":"rematch"' in str(f)]
+    assert pushed, "the offer came by the pushed frame"
     host.wait_for_url(re.compile(rf".*#/table/(?!{table})[0-9a-f]+$"))
     rematch = host.url.rsplit("/", 1)[1]
     assert rematch != table
+    assert "东家 Ann 想再来一局" in offer.inner_text()
+    left = offer.locator(".countdown").inner_text()
+    assert re.fullmatch(r"\d+:\d\d 内有效", left), left
+    shoot(guest, artifacts, "rematch-offer")
+    guest.set_viewport_size({"width": 1280, "height": 800})
+    shoot(guest, artifacts, "rematch-offer")
+    guest.set_viewport_size({"width": 390, "height": 844})
     host.wait_for_selector("#waiting li .badge.not-ready")
     shoot(host, artifacts, "rematch-waiting")
-    guest.click("#rematch")
+    guest.click("#rematch-decline")
+    guest.wait_for_selector("#rematch-offer", state="detached")
+    assert guest.locator(".rematch-hint").inner_text() == "已谢绝再来一局"
+    wait_until(
+        lambda: stack.api(f"/api/tables/{rematch}")["seats"][1]["kind"] == "empty",
+        15,
+        "the seat of the friend who said 不了 empty at the rematch table",
+    )
+    guest.click("#rematch")  # a change of mind: the seat is still free
     guest.wait_for_url(re.compile(rf".*#/table/{rematch}$"))
     for page in (host, guest):
         page.wait_for_function(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 import uuid
 from typing import Any
 
@@ -32,6 +33,7 @@ from paiju.log.report import describe
 from paiju.protocol import Event
 from paiju_services import subjects, views
 from paiju_services.bus import ask
+from paiju_services.config import Settings
 
 
 def report_events(jsonl: str) -> list[Event]:
@@ -283,8 +285,8 @@ async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pres
     await http.post(f"/api/tables/{table}/bots", json={}, headers=owner(table))
     socks = [await Socket.open(stack.ws, table, tok) for tok in (ann, bob)]
     await asyncio.wait_for(asyncio.gather(*(play_seat(s, i) for i, s in enumerate(socks))), 60)
-    for s in socks:
-        await s.close()
+    await socks[0].close()
+    watching = socks[1]  # Bob's page stays on the finished table
     await wait_status(http, table, "finished")
 
     stranger = await http.post(f"/api/tables/{table}/rematch", headers=bearer("z" * 32))
@@ -295,8 +297,16 @@ async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pres
     assert new != table and first.json()["seat"] == 0 and first.json()["waiting"] == [1]
     again = await http.post(f"/api/tables/{table}/rematch", headers=bearer(ann))
     assert again.json() == first.json()  # idempotent: the same table, nothing new
+    # Bob's socket on the finished table is told at once, unasked
+    told = await watching.expect("rematch")
+    assert told == {"type": "rematch", "table": table, "rematch": new}
+    await watching.close()
 
     record = await wait_status(http, new, "open")
+    # the offer lapses as an open table does: open_expiry (the stack's is the default) after
+    # its last seat taken, which is after its creation
+    open_expiry = Settings().open_expiry
+    assert record["created_at"] + open_expiry <= record["expires_at"] <= time.time() + open_expiry
     assert record["rematch_of"] == table
     assert (await http.get(f"/api/tables/{table}")).json()["rematch"] == new
     assert (record["game"], record["variant"], record["players"]) == ("guanpai", "boke", 3)
@@ -316,13 +326,20 @@ async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pres
         "deal_committed",
     ]
 
+    # 不了: Bob gives up his seat at the rematch table with his token (the same there); it is
+    # empty, the deal still waits; then he changes his mind and presses 再来一局 after all
+    declined = await http.post(f"/api/tables/{new}/leave", headers=bearer(bob))
+    assert declined.status_code == 200 and declined.json()["seat"] == 1, declined.text
+    seats = (await http.get(f"/api/tables/{new}")).json()["seats"]
+    assert (seats[1]["kind"], seats[1]["waiting"]) == ("empty", False)
     both = await asyncio.gather(
         http.post(f"/api/tables/{table}/rematch", headers=bearer(bob)),
         http.post(f"/api/tables/{table}/rematch", headers=bearer(bob)),
     )
     assert all(r.status_code == 200 and r.json()["table"] == new for r in both)
     assert both[0].json()["waiting"] == []
-    await wait_status(http, new, "playing")
+    playing = await wait_status(http, new, "playing")
+    assert playing["expires_at"] is None and playing["seats"][1]["name"] == "Bob"
     # each press kept its seat's view key for the new table (the old table's go when it retires)
     nc = await nats.connect(stack.nats_url)
     try:

@@ -127,6 +127,12 @@ export async function rematch(id) {
   if (owner) saveOwnerToken(out.table, owner);
   return out;
 }
+/** 不了: my seat at the rematch table of finished table `id` given up (the same token as there),
+ * for its owner to fill with a bot or another player; 再来一局 later takes it again if free. */
+export async function declineRematch(id, rematchId) {
+  const mine = seatToken(id);
+  return api(`/api/tables/${encodeURIComponent(rematchId)}/leave`, { method: "POST", token: mine?.token });
+}
 export const tableLog = (id) => api(`/api/tables/${encodeURIComponent(id)}/log`);
 
 // Seat tokens, per table, kept in this browser so that a reload resumes the seat.

@@ -7,6 +7,7 @@
 // with the same seat tokens).
 
 import * as api from "./api.js";
+import { countdown } from "./board.js";
 import { h } from "./dom.js";
 import { both, t } from "./i18n.js";
 import { copyText, toast } from "./ui.js";
@@ -129,28 +130,53 @@ export function leaveMatchButton(tableId) {
   );
 }
 
-/** The match-over sheet's 再来一局 (for a seated player), and a line when others already have. */
-export function rematchControls(tableId, meta, seated) {
-  const button = h(
-    "button.button.primary#rematch",
-    {
-      type: "button",
-      on: {
-        click: async (e) => {
-          e.target.disabled = true;
-          try {
-            const out = await api.rematch(tableId);
-            location.hash = `#/table/${out.table}`;
-          } catch (err) {
-            toast(both(err), "error");
-            e.target.disabled = false;
-          }
-        },
-      },
-    },
-    t("rematch"),
-  );
-  return [seated ? button : null, meta?.rematch && seated ? h("p.muted.rematch-hint", null, t("rematchJoin")) : null];
+/** A button that asks the server something: disabled while it asks; a refusal is shown and the
+ * button enabled again. */
+function askingButton(tag, label, ask) {
+  const click = async (e) => {
+    e.target.disabled = true;
+    try {
+      await ask();
+    } catch (err) {
+      toast(both(err), "error");
+      e.target.disabled = false;
+    }
+  };
+  return h(tag, { type: "button", on: { click } }, label);
+}
+
+/** The match-over sheet's 再来一局 (for a seated player), and a line when others already have.
+ * `offer`: the rematch table's entry when another player has pressed and my seat there waits
+ * for me (`{table, seat, declined, onDecline}`): then the sheet asks, with the time left. */
+export function rematchControls(tableId, meta, seated, offer = null) {
+  if (seated && offer && !offer.declined && offer.table.seats[offer.seat]?.waiting) return rematchOffer(tableId, offer);
+  const button = askingButton("button.button.primary#rematch", t("rematch"), async () => {
+    const out = await api.rematch(tableId);
+    location.hash = `#/table/${out.table}`;
+  });
+  const line = offer?.declined ? t("rematchDeclined") : meta?.rematch ? t("rematchJoin") : null;
+  return [seated ? button : null, line && seated ? h("p.muted.rematch-hint", null, line) : null];
+}
+
+/** The question put to a player whose partners pressed 再来一局: who asks, the time left before
+ * the rematch table lapses, and 再来一局 or 不了 (不了 gives up my seat there). */
+function rematchOffer(tableId, offer) {
+  const asking = offer.table.seats.filter((seat) => seat.kind === "human" && !seat.waiting && seat.seat !== offer.seat);
+  const names = asking.map((seat) => seat.name ?? t("seatN", { n: seat.seat + 1 })).join(t("listSep"));
+  const [accept] = rematchControls(tableId, null, true);
+  const decline = askingButton("button.button#rematch-decline", t("rematchDecline"), async () => {
+    await api.declineRematch(tableId, offer.table.id);
+    offer.onDecline();
+  });
+  return [
+    h(
+      "div.rematch-offer#rematch-offer",
+      { role: "alert" },
+      h("p", null, t("rematchOffer", { names: names || t("someone") })),
+      offer.table.expires_at ? countdown(offer.table.expires_at * 1000, "rematchExpires") : null,
+      h("div.rematch-offer-buttons", null, accept, decline),
+    ),
+  ];
 }
 
 /** A rematch table's waiting line: who has not pressed 再来一局 yet (empty when nobody). */

@@ -137,6 +137,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     hand: [], // my hand in display order
     selected: new Set(), // indices into s.hand
     sortMode: localStorage.getItem("paiju.sort") || "rank",
+    rematchOffer: null, // after the match, another player's 再来一局 put to me (offerRematch)
     check: null, // the worker's verdict on the selection
     checkSeq: 0,
     passCheck: null,
@@ -370,6 +371,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       case "over":
         s.over = frame;
         renderSheet();
+        if (s.meta?.rematch) await offerRematch(s.meta.rematch); // pressed before this page heard
+        return;
+      case "rematch": // another player pressed 再来一局: the sheet asks me at once
+        await offerRematch(frame.rematch);
         return;
       default:
         return;
@@ -1196,6 +1201,30 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     ];
   }
 
+  /** Another player of this finished match pressed 再来一局: the sheet asks me, with the
+   * rematch table's entry (who pressed, when it lapses), if my seat there waits for me. */
+  async function offerRematch(rematchId) {
+    if (s.seat === null || !s.token || s.rematchOffer?.table.id === rematchId) return;
+    let table;
+    try {
+      table = await api.table(rematchId);
+    } catch {
+      return; // no offer to show (it lapsed); 再来一局 still answers for itself
+    }
+    if (s.dead) return;
+    s.meta = s.meta ? { ...s.meta, rematch: rematchId } : s.meta;
+    s.rematchOffer = {
+      table,
+      seat: s.seat,
+      declined: false,
+      onDecline: () => {
+        s.rematchOffer = { ...s.rematchOffer, declined: true };
+        renderSheet();
+      },
+    };
+    renderSheet();
+  }
+
   function renderSheet() {
     const view = s.view;
     if (!view) return;
@@ -1213,7 +1242,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     }
     const buttons = final
       ? [
-          rematchControls(tableId, s.meta, s.seat !== null && !!s.token),
+          rematchControls(tableId, s.meta, s.seat !== null && !!s.token, s.rematchOffer),
           h(`a.button${s.seat !== null ? "" : ".primary"}#open-replay`, { href: `#/replay/${tableId}` }, t("viewReplay")),
           h("a.button", { href: "#/" }, t("backToLobby")),
         ]

@@ -72,6 +72,11 @@ class TableMeta(msgspec.Struct, kw_only=True):
     # when its log left the event stream for the archive (paiju_services.archive); None: hot
     retired_at: float | None = None
 
+    def open_since(self) -> float:
+        """When the table's wait for players began: its creation, or its last seat taken (an open
+        table expires ``open_expiry`` seconds after it, tables.expiry)."""
+        return max([self.created_at, *(s.joined_at or 0.0 for s in self.seats)])
+
     def seat_holding(self, token_digest: str) -> int | None:
         """The seat whose token has this SHA-256 (``token_sha256``), if any."""
         for seat, info in enumerate(self.seats):

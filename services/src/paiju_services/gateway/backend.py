@@ -42,6 +42,7 @@ from paiju_services.gateway.schemas import (
     ErrorFrame,
     HandsOut,
     LogOut,
+    RematchOpened,
     StateOut,
     TableOut,
     answer_out,
@@ -115,6 +116,7 @@ class Backend:
         self.starting: dict[str, asyncio.Future[TableFeed]] = {}  # feeds being started, by table
         self.hand_rows: OrderedDict[str, HandsOut] = OrderedDict()  # ended tables' hands
         self.directory.on_drop = self._forget_table  # a table deleted is read no more
+        self.directory.on_rematch = self._rematch_opened
         self.presence = PresenceBook(settings.instance, 3 * settings.presence_interval)
         self.presence_task: asyncio.Task[None] | None = None
         self.publishing: set[asyncio.Future[None]] = set()
@@ -237,7 +239,7 @@ class Backend:
         metas = await self.directory.tables(
             statuses, limit, game=game, player=player, before=before
         )
-        return [table_out(meta) for meta in metas]
+        return [table_out(meta, self.settings.open_expiry) for meta in metas]
 
     async def seat_of(self, table_id: str, token: str) -> int:
         """The seat a token holds at a table.
@@ -304,6 +306,14 @@ class Backend:
         if feed is not None and not feed.over and not feed.closed:
             body = error_body(ServiceError("table_expired"))
             feed.gone(encoder.encode(ErrorFrame(code=body.code, zh=body.zh, en=body.en)))
+
+    def _rematch_opened(self, table_id: str, rematch: str) -> None:
+        """A player of this finished table pressed 再来一局: the table's sockets here are told at
+        once, so the others see the offer without asking (each gateway copy tells its own, from
+        its own watch of the directory)."""
+        feed = self.feeds.get(table_id)
+        if feed is not None and not feed.closed:
+            feed.tell(encoder.encode(RematchOpened(table=table_id, rematch=rematch)))
 
     async def finished_log(self, table_id: str) -> TableLog:
         table = await self.ended_log(table_id)

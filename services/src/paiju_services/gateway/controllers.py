@@ -143,7 +143,7 @@ class TablesController(Controller):
                 clock=data.clock,
             )
         )
-        table = table_out(await backend.meta(created.table))
+        table = table_out(await backend.meta(created.table), backend.settings.open_expiry)
         return CreatedOut(
             **{f: getattr(table, f) for f in table.__struct_fields__},
             owner_token=created.owner_token,
@@ -151,7 +151,7 @@ class TablesController(Controller):
 
     @get("/{table_id:str}", summary="A table: settings, seats, status")
     async def table(self, backend: Backend, table_id: TableId) -> TableOut:
-        return table_out(await backend.meta(table_id))
+        return table_out(await backend.meta(table_id), backend.settings.open_expiry)
 
     @post("/{table_id:str}/seats", status_code=201, summary="Join a seat: returns the seat's token")
     async def join(

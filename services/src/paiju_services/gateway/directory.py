@@ -40,12 +40,20 @@ class Directory(Watch):
         # told of every table whose entry left the bucket (deleted once kept its retention, or
         # expired): the gateway forgets what it cached of it
         self.on_drop: Callable[[str], None] | None = None
+        # told of every finished table whose players go on to a rematch (its entry names it):
+        # the gateway tells the table's sockets at once
+        self.on_rematch: Callable[[str, str], None] | None = None
 
     def put(self, key: str, meta: TableMeta, revision: int) -> None:
         if meta.status == "expired":  # nobody joined it in time: nothing to list (tables.expiry)
             self.drop(key)
             return
+        before = self.entries.get(key)
         self.entries[key] = meta
+        rematch = meta.rematch
+        news = rematch is not None and (before is None or before.rematch != rematch)
+        if news and rematch is not None and self.on_rematch is not None:
+            self.on_rematch(key, rematch)
         if meta.status in FINISHED:
             self._trim()
 

@@ -187,9 +187,13 @@ class TableFeed:
     def gone(self, frame: bytes) -> None:
         """The table is gone while live (it expired, nobody having filled it): every socket gets
         ``frame`` (the error that says so), then the feed closes them."""
+        self.tell(frame)
+        self._spawn(self.close())
+
+    def tell(self, frame: bytes) -> None:
+        """Every socket of the table gets ``frame``."""
         for watcher in self.watchers:
             watcher.push(frame)
-        self._spawn(self.close())
 
     # --- watchers ------------------------------------------------------------------------------
 

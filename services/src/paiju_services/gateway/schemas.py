@@ -61,6 +61,9 @@ class TableOut(msgspec.Struct, kw_only=True):
     rematch_of: str | None = None  # the finished table this one is the rematch of
     # the turn clock: seconds per kind of decision (0: no limit), the game's defaults included
     clock: dict[str, int] | None = None
+    # an open table: when it expires if its seats are not all taken (a rematch's: if its players
+    # have not all pressed 再来一局), epoch seconds; None once the match started
+    expires_at: float | None = None
 
 
 class CreatedOut(TableOut, kw_only=True):
@@ -224,6 +227,13 @@ class Over(Frame, tag="over"):
     log: str
 
 
+class RematchOpened(Frame, tag="rematch"):
+    """Pushed to a finished table's sockets when one of its players presses 再来一局."""
+
+    table: str
+    rematch: str  # the table they go on to
+
+
 class Pong(Frame, tag="pong"):
     nonce: int | str | None = None
 
@@ -231,9 +241,9 @@ class Pong(Frame, tag="pong"):
 encoder = msgspec.json.Encoder()
 
 
-def table_out(meta: TableMeta) -> TableOut:
+def table_out(meta: TableMeta, open_expiry: float) -> TableOut:
     """A table's public entry (``GET /api/tables/{id}``, the lobby): no token hash, no id of
-    a request."""
+    a request. ``open_expiry``: the setting by which an open table expires (tables.expiry)."""
     config = meta.config
     return TableOut(
         id=meta.id,
@@ -253,6 +263,7 @@ def table_out(meta: TableMeta) -> TableOut:
         rematch=meta.rematch,
         rematch_of=meta.rematch_of,
         clock=table_clock(meta),
+        expires_at=meta.open_since() + open_expiry if meta.status == "open" else None,
     )
 
 

@@ -56,11 +56,6 @@ PASS_LIMIT = 256
 FORGET_AFTER = 60.0  # seconds an expired entry stays at most, so that every index hears of it
 
 
-def open_since(meta: TableMeta) -> float:
-    """When the table's wait for players began: its creation, or its last seat taken."""
-    return max([meta.created_at, *(s.joined_at or 0.0 for s in meta.seats)])
-
-
 class Expiry:
     """One copy's passes over the open tables: ``run`` at every sweep."""
 
@@ -78,7 +73,7 @@ class Expiry:
         """Whether a pass has something to do for the table: an open one waited long enough, an
         expired one this copy has not purged yet, or whose entry may go now."""
         if meta.status == "open":
-            return open_since(meta) + self.writer.settings.open_expiry <= now
+            return meta.open_since() + self.writer.settings.open_expiry <= now
         if meta.status != "expired":
             return False
         return meta.id not in self.cleaned or (meta.finished_at or 0.0) + self.forget_after <= now
@@ -132,7 +127,7 @@ class Expiry:
                 await writer.tables_kv.update(table_id, encoder.encode(meta), last=got.revision)
             except nats.js.errors.KeyWrongLastSequenceError:
                 return "kept"  # a join (or another copy's expiry) came first: the next pass
-            log(logger, "table expired", table=table_id, open_since=open_since(meta))
+            log(logger, "table expired", table=table_id, open_since=meta.open_since())
             done = "expired"
         if table_id not in self.cleaned:
             await self._purge(table_id)

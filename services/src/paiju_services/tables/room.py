@@ -351,13 +351,6 @@ class Room:
             log(logger, "rematch opened", table=new_id, rematch_of=table_id)
         config = api.config_from_dict(old.meta.config)
         await self.writer.append_first(new_id, config, secret, retry=True)
-        for _ in range(self.writer.settings.max_retries):  # the old table names its rematch
-            if old.meta.rematch == new_id:
-                break
-            old.meta.rematch = new_id
-            if await self.writer.update(old):
-                break
-            old = await self.writer.meta(table_id, fresh=True)
         entry = await self.writer.meta(new_id, fresh=True)
         bots = [
             i
@@ -374,6 +367,15 @@ class Room:
                 if exc.code not in ("seat_taken", "table_full"):
                     raise
         waiting = await self._press(new_id, seat, digest, old.meta.seats[seat].name)
+        # then the old table names its rematch: the others are told of it (gateway), and the
+        # press they read there is already made
+        for _ in range(self.writer.settings.max_retries):
+            if old.meta.rematch == new_id:
+                break
+            old.meta.rematch = new_id
+            if await self.writer.update(old):
+                break
+            old = await self.writer.meta(table_id, fresh=True)
         await self.views.remember(new_id, req.token)  # the seat's views there, before the deal
         async with self.writer.lock(new_id):
             await self.steps.run(new_id)  # the deal, once nobody waits
