@@ -403,7 +403,13 @@ def test_a_whole_hand_is_declared_buried_and_played(
     kitty_shown = state(watcher)["view"]["kitty"]
     groups = groups_drawn(page)  # the trump is known: the hand is grouped by it before burying
     assert groups[0] == "主" and len(groups) == len(set(groups)), groups
+    # the kitty came to my hand unasked: my seat says which cards (no tribute in a first hand)
+    came = page.locator(".seat[data-me='1'] .hand-note .hand-came").inner_text()
+    assert page.locator(".seat[data-me='1'] .hand-note .hand-went").count() == 0
+    named = sorted(card_name(parse_card(c)) for c in kitty_shown)
+    assert came.startswith("收到：") and sorted(came.removeprefix("收到：").split()) == named
     buried = bury(page, artifacts, problems)
+    page.wait_for_selector(".hand-note", state="detached")  # seen: gone once I have buried
     assert buried["seven"]["play_disabled"]
     assert buried["seven"]["code"] == "bury_eight", buried
     assert "7" in buried["seven"]["counter"] and "8" in buried["seven"]["counter"]

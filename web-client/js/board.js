@@ -232,6 +232,7 @@ function seatBox(ctx, seat, position, extras) {
           }),
         )
       : null,
+    seat === ctx.me && ctx.handNote ? handNote(ctx.handNote) : null,
     open ? cardRow(open, "open-hand") : null,
     h(
       "div.seat-play",
@@ -368,6 +369,18 @@ export function renderBoard(el, ctx) {
   const mine = el.querySelector(".seat.mine");
   for (const kept of el.querySelectorAll("[data-keep]")) if (kept !== ctx.mySlot || !mine) kept.remove();
   if (mine && ctx.mySlot && ctx.mySlot.parentNode !== mine) mine.append(ctx.mySlot);
+}
+
+/** On my seat, what happened to my hand that I did not do: the cards that left it and those that
+ * came, in words (handchange.js). */
+function handNote(note) {
+  const named = (codes) => codes.map(cardText).join(" ");
+  return h(
+    "p.hand-note",
+    { role: "status" },
+    note.went.length ? [h("span.hand-went", null, t("handWent", { cards: named(note.went) })), " · "] : null,
+    h("span.hand-came", null, t("handCame", { cards: named(note.came) })),
+  );
 }
 
 /** What the centre says of the trick: who led, the kind and the led suit (a game of tricks names

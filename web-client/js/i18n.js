@@ -345,6 +345,9 @@ const STRINGS = {
   clock_relaxed: ["宽松", "Relaxed"],
   clock_none: ["不限时", "Untimed"],
   clockLine: ["限时：{clock}", "Clock: {clock}"],
+  // what happened to my hand that I did not do (board.js, handchange.js)
+  handWent: ["交出：{cards}", "Gave: {cards}"],
+  handCame: ["收到：{cards}", "Got: {cards}"],
   clockUntimed: ["不限时", "untimed"],
   // a person's seat with no open connection (board.js)
   offlineBadge: ["断线", "Disconnected"],

@@ -20,6 +20,7 @@ import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, sea
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
 import { $$, clear, h, patch } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
+import { nextHandNote } from "./handchange.js";
 import { both, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
 import { clockText } from "./clock.js";
@@ -137,6 +138,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     hand: [], // my hand in display order
     selected: new Set(), // indices into s.hand
     sortMode: localStorage.getItem("paiju.sort") || "rank",
+    handNote: null, // what happened to my hand that I did not do, until I next play (handchange.js)
     rematchOffer: null, // after the match, another player's 再来一局 put to me (offerRematch)
     check: null, // the worker's verdict on the selection
     checkSeq: 0,
@@ -434,6 +436,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.turnSince = Date.now();
     }
     const handChanged = !previous || JSON.stringify(previous.hand) !== JSON.stringify(view.hand);
+    s.handNote = nextHandNote(s.handNote, previous, view); // cards that came to me unasked
     if (handChanged) {
       s.selected.clear();
       s.hintIndex = -1;
@@ -793,6 +796,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       mySlot: s.seat !== null ? mySlot : null,
       waiting: s.meta?.status === "open",
       bigKinds: s.bigKinds,
+      handNote: s.handNote,
     };
   }
 
