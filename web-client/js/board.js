@@ -180,6 +180,11 @@ function seatBox(ctx, seat, position, extras) {
   if (outPlace >= 0) badges.push(h("span.badge.good", null, t("outPlace", { n: outPlace + 1 })));
   if (ctx.left?.[seat]) badges.push(h("span.badge.left", { title: t("seatLeftTitle") }, t("seatLeftBadge")));
   else if (isOffline(ctx, seat, kind)) badges.push(h("span.badge.offline", { title: t("offlineTitle") }, t("offlineBadge")));
+  // a seat 托管 plays shows no person's clock (its badge says who plays): its deadline is the
+  // server's short wait before each of its moves, not time anyone has to think
+  const inAuto = (view.auto ?? []).includes(seat);
+  const timed = !!ctx.deadline && ctx.deadlineSeat === seat && !inAuto;
+  const thinking = isTurn && !!ctx.turnSince && !inAuto;
   const trick = view.actions?.[seat];
   const current = trick !== null && trick !== undefined;
   const action = current ? trick : ctx.memory?.last?.[seat];
@@ -212,12 +217,12 @@ function seatBox(ctx, seat, position, extras) {
         h("span.total", { title: t("total") }, signed(view.totals?.[seat] ?? 0)),
       ),
     ),
-    badges.length || (isTurn && ctx.turnSince) || (ctx.deadline && ctx.deadlineSeat === seat)
+    badges.length || thinking || timed
       ? h(
           "div.seat-badges",
           null,
           badges,
-          ctx.deadline && ctx.deadlineSeat === seat ? countdown(ctx.deadline) : isTurn && ctx.turnSince ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
+          timed ? countdown(ctx.deadline) : thinking ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
         )
       : null,
     !open && typeof count === "number" && count > 0 && seat !== ctx.me ? backsRow(count) : null,
