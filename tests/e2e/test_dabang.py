@@ -435,6 +435,9 @@ def test_a_whole_hand_is_declared_buried_and_played(
         if view["phase"] not in seen and view["lead"] is not None:
             seen.add(view["phase"])
             checked(page, artifacts, "dabang-play", problems)
+            # no 不要 in 打棒's tricks: its button is hidden, with nothing said of it
+            assert page.locator("#pass").is_hidden()
+            assert page.get_attribute("#pass", "title") == ""
             # the trick area: the led suit, and who is on top of the trick so far
             info = page.locator("#board .lead-info")
             assert info.locator(".lead-suit").get_attribute("data-suit") == str(

@@ -1071,7 +1071,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     passBtn.disabled = !(mine && ready && !s.pending && !offline && canPass);
     // the game has no pass here at all (nor, while the table deals or scores, in its play)
     passBtn.hidden = (!!phase && s.passless.has(phase)) || (s.passless.size > 0 && seatToMove(s.view) === null);
-    passBtn.title = mine && !canPass && s.passCheck?.error ? both(s.passCheck.error) : "";
+    passBtn.title = mine && !canPass && !passBtn.hidden && s.passCheck?.error ? both(s.passCheck.error) : "";
     hintBtn.disabled = !(mine && ready && !s.pending);
     clearBtn.disabled = s.selected.size === 0;
     mySlot.dataset.turn = mine ? "1" : "";
