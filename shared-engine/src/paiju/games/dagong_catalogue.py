@@ -144,8 +144,11 @@ WORDS = merged(
             "fan_baxi": ("8喜番", "8喜 played"),
             "fan_qixi": ("7喜番", "7喜 played"),
             "fan_sitao": ("四套硬510K番", "four hard 5-10-Ks played"),
-            "points": ("得分", "points"),
-            "fan": ("番数", "番"),
+            # each seat's points as the hand counts them (the round left on the table to its top
+            # player; without 绑, 末游's to 一游 and those in his hand to 三游 or 一游): they may
+            # differ from the 捡分 taken in play
+            "points": ("结算得分", "points counted"),
+            "fan": ("赢方番数", "the winners' 番"),
             "qing": ("清", "all 200 points (清)"),
             "guangtou": ("光头", "shut out (光头)"),
         },
@@ -178,7 +181,7 @@ WORDS = merged(
             "partner": ("对家", "Partner"),
             "solo": ("明独", "Alone"),
         },
-        seat_figures={"captured_points": ("得分", "points")},
+        seat_figures={"captured_points": ("捡分", "points taken")},
         facts={
             "trick_points": ("本轮分数", "points this round"),
             "trick_cards": ("本轮牌数", "cards this round"),
