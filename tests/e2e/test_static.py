@@ -177,6 +177,28 @@ def test_copies_are_made_once_per_content_under_its_hash(
     assert brotli.decompress(br.read_bytes()) == WASM
 
 
+def test_a_lock_another_gateway_lets_go_while_the_cache_is_pruned_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gateways (and the test workers warming their cache) share one cache folder: a lock or a
+    temporary file listed by one may be gone before it looks at it (a run of three browser tests
+    on one new build failed at its start on that)."""
+    store = precompressed.Precompressed(tmp_path, Settings().brotli_quality)
+    for name in (".abc.br.lock", ".abc.gz.tmp", "0" * 64 + ".gz"):
+        (tmp_path / name).write_bytes(b"")
+    listed = Path.iterdir
+
+    def listed_then_let_go(folder: Path) -> Iterator[Path]:
+        for item in listed(folder):
+            if item.name.startswith("."):
+                item.unlink()  # the other gateway's copy is made: its lock and temp file go
+            yield item
+
+    monkeypatch.setattr(Path, "iterdir", listed_then_let_go)
+    assert store.prune(set()) == 1  # the stale copy only; the vanished files are passed over
+    assert list(listed(tmp_path)) == []
+
+
 def test_an_unchanged_file_is_revalidated_with_a_304_and_a_changed_one_sent_anew(
     served: tuple[TestClient[Litestar], static.StaticFiles, Path],
 ) -> None:

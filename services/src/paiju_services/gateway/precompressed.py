@@ -286,23 +286,25 @@ class Precompressed:
 
     def prune(self, digests: set[str]) -> int:
         """Remove the copies of contents not in ``digests``, and temporary and lock files older
-        than an hour (a copy interrupted by a stop); the number removed."""
+        than an hour (a copy interrupted by a stop); the number removed. A file another process
+        removes meanwhile (its copy made, its lock let go) is passed over."""
         removed = 0
         if not self.cache.is_dir():
             return 0
         for item in self.cache.iterdir():
-            name = item.name
-            stale = (
-                name.endswith((".tmp", ".lock")) and time.time() - item.stat().st_mtime > 3600
-                if name.startswith(".")
-                else name.split(".", 1)[0] not in digests
-                and any(name.endswith(c.suffix) for c in self.codings)
-            )
-            if stale:
-                with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(FileNotFoundError):
+                if self._stale(item, digests):
                     item.unlink()
                     removed += 1
         return removed
+
+    def _stale(self, item: Path, digests: set[str]) -> bool:
+        name = item.name
+        if name.startswith("."):
+            return name.endswith((".tmp", ".lock")) and time.time() - item.stat().st_mtime > 3600
+        return name.split(".", 1)[0] not in digests and any(
+            name.endswith(c.suffix) for c in self.codings
+        )
 
 
 def _failed(path: Path, exc: BaseException) -> None:
