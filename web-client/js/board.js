@@ -222,7 +222,7 @@ function seatBox(ctx, seat, position, extras) {
           "div.seat-badges",
           null,
           badges,
-          timed ? countdown(ctx.deadline) : thinking ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
+          timed ? seatClock(ctx) : thinking ? h("span.turn-clock", { dataset: { since: String(ctx.turnSince ?? Date.now()) } }, t("thinking", { s: clock(((Date.now() - (ctx.turnSince ?? Date.now())) / 1000)) })) : null,
         )
       : null,
     !open && typeof count === "number" && count > 0 && seat !== ctx.me ? backsRow(count) : null,
@@ -374,6 +374,13 @@ export function renderBoard(el, ctx) {
   const mine = el.querySelector(".seat.mine");
   for (const kept of el.querySelectorAll("[data-keep]")) if (kept !== ctx.mySlot || !mine) kept.remove();
   if (mine && ctx.mySlot && ctx.mySlot.parentNode !== mine) mine.append(ctx.mySlot);
+}
+
+/** A seat's turn clock: its countdown, or, while this page has no socket, that the time left is
+ * not known here (the server's clock runs on and may hand the turn to 托管). */
+function seatClock(ctx) {
+  if (ctx.offline) return h("span.turn-clock.clock-unknown", { title: t("clockUnknownTitle") }, t("clockUnknown"));
+  return countdown(ctx.deadline);
 }
 
 /** On my seat, what happened to my hand that I did not do: the cards that left it and those that

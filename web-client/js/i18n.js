@@ -349,6 +349,8 @@ const STRINGS = {
   handWent: ["交出：{cards}", "Gave: {cards}"],
   handCame: ["收到：{cards}", "Got: {cards}"],
   clockUntimed: ["不限时", "untimed"],
+  clockUnknown: ["剩余时间未知", "Time left unknown"],
+  clockUnknownTitle: ["连接中断：服务器的计时仍在走，时间到了将由托管代打", "Disconnected: the server's clock runs on; when it runs out, auto-play takes over"],
   // a person's seat with no open connection (board.js)
   offlineBadge: ["断线", "Disconnected"],
   offlineTitle: ["玩家已断线：轮到他时超时即由托管代打", "The player is disconnected: when his time runs out, auto-play takes over"],

@@ -327,7 +327,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       conn.textContent = t("disconnected");
       conn.dataset.state = "closed";
       s.pending = null;
-      renderControls(); // nothing can be sent: the buttons say so until the socket is back
+      renderAll(); // nothing can be sent: the buttons say so until the socket is back, the clocks too
       // back soon after a gateway restarts, later and later while it stays away (backoff.js),
       // with jitter so that a gateway's thousands of sockets do not all come back at once
       const delay = backoff.delay(backoff.RECONNECT, s.retry);
@@ -797,6 +797,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       waiting: s.meta?.status === "open",
       bigKinds: s.bigKinds,
       handNote: s.handNote,
+      offline: !s.connected, // no socket: what the server's clocks say now is not known here
     };
   }
 
