@@ -388,7 +388,14 @@ def test_a_whole_hand_is_declared_buried_and_played(
     watch(watcher, stack, table)
     hand = Hand(table, player, spectator)
 
-    # the declaring window: 亮大王 or 不亮, the engine's own words
+    # the declaring window: 亮大王 or 不亮, the engine's own words; the card of my draw whose suit
+    # 亮大王 makes trumps is named (the hand is shown sorted, not as drawn)
+    grab_card = state(page)["view"]["grab_card"]
+    fact = page.locator("#board li[data-key='grab_card']")
+    if grab_card is None:  # only jokers after mine: the hidden kitty would name the suit
+        assert fact.count() == 0
+    else:
+        assert fact.inner_text().startswith(f"亮大王则主花色随 {card_name(parse_card(grab_card))}")
     checked(page, artifacts, "dabang-declare", problems, trumps=False)
     shoot_both(page, artifacts, "dabang-declare")
     said = speak(page, hand, choice="liang")
@@ -400,6 +407,8 @@ def test_a_whole_hand_is_declared_buried_and_played(
     page.wait_for_function(MY_TURN)
     assert state(page)["view"]["phase"] == "bury"
     assert state(page)["view"]["dealer"] == 0
+    if grab_card is not None:  # as the window said: that card's suit is trumps
+        assert state(page)["view"]["trump"] == grab_card[-1]
     kitty_shown = state(watcher)["view"]["kitty"]
     groups = groups_drawn(page)  # the trump is known: the hand is grouped by it before burying
     assert groups[0] == "主" and len(groups) == len(set(groups)), groups

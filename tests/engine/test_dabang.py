@@ -82,6 +82,9 @@ class Table:
             assert seat is not None
             self.do(Bid(seat=seat, bid=word))
 
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return api.view(self.state, seat)
+
     def refuses(self, command: Any, code: str) -> None:
         with pytest.raises(RuleError) as info:
             GAME.decide(self.state, command)
@@ -197,7 +200,11 @@ def test_the_first_grab_goes_to_whoever_drew_a_big_joker_first_and_the_next_suit
     # seat 3 drew its big joker 4th (index 0), seat 0 5th (index 1), seat 1 11th
     assert t.state.phase == "declare" and t.state.to_speak == (3, 0, 1)
     assert GAME.words_now(t.state, 3) == ("pass", "liang")
+    # each grabber's view names the card of his own draw that his 亮大王 would make trumps (his
+    # hand is shown sorted); seat 1 drew only a joker after his: the kitty would say, unseen
+    assert [t.view(s)["grab_card"] for s in (0, 1, 2, 3, None)] == ["5D", None, None, "KH", None]
     t.say("pass", "liang")
+    assert [t.view(s)["grab_card"] for s in range(4)] == [None] * 4  # the window is over
     s = t.state
     assert (s.dealer, s.trump_suit, s.declarer) == (0, 3, 0)  # ♦5 followed seat 0's joker
     assert s.phase == "bury" and s.turn == 0 and len(s.hands[0]) == 4 + 8 and s.rest == ()
@@ -209,7 +216,8 @@ def test_a_joker_drawn_after_the_big_joker_is_passed_over_then_the_kitty() -> No
     t.say("liang")
     assert (t.state.dealer, t.state.trump_suit) == (0, 0)
     grabs = joker_grabs([in_order("4S 5S RJ"), in_order("6S RJ"), (), ()], in_order("BJ 9C"), 0)
-    assert grabs == [(1, 2), (0, 2)]  # nothing suited after either joker: the kitty's ♣9
+    assert grabs == [(1, 2, None), (0, 2, None)]  # nothing suited after either joker: the kitty's
+    # ♣9, a card neither seat has seen
 
 
 def test_nobody_grabs_every_seat_turns_a_kitty_card_and_the_biggest_deals() -> None:

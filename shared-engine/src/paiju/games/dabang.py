@@ -157,6 +157,7 @@ class Dabang(TrickGame[DabangState]):
     def start_hand(self, state: DabangState) -> Changes:
         return super().start_hand(state) | {
             "grabs": (),
+            "grab_cards": (),
             "declaration": None,
             "declarer": None,
             "flipped": (),
@@ -186,8 +187,12 @@ class Dabang(TrickGame[DabangState]):
             grabs = joker_grabs(dealt.hands, dealt.rest, first)
             if not grabs:
                 return base | flip(state, dealt.rest, first)
-            order = tuple(seat for seat, _ in grabs)
-            return base | {"grabs": tuple(grabs)} | self.speaking_round(order, "declare")
+            order = tuple(seat for seat, _, _ in grabs)
+            found = {
+                "grabs": tuple((seat, suit) for seat, suit, _ in grabs),
+                "grab_cards": tuple((seat, card) for seat, _, card in grabs if card is not None),
+            }
+            return base | found | self.speaking_round(order, "declare")
         order = tuple((first + i) % n for i in range(n))
         return base | {"dealer": first} | self.speaking_round(order, "declare")
 
@@ -300,12 +305,23 @@ class Dabang(TrickGame[DabangState]):
             "exchanges": [list(e) for e in state.exchanges],
             "picking": state.picking,
             "first_dealer": state.first_dealer if state.dealer is None else None,
+            "grab_card": self._grab_card(state, seat),
             "redeals": state.redeals,
             "side_points": side_points,
             "attack_points": attack_points,
             "match_winner": state.match_winner,
         }
         return out
+
+    @staticmethod
+    def _grab_card(state: DabangState, seat: int | None) -> str | None:
+        """While the first hand's grab is open, the card of my own draw whose suit my 亮大王 would
+        make trumps ("亮牌后摸的第一张花色牌"): the hand is shown sorted, not in the order drawn,
+        so the page says it. None for anyone else, and once the window is over."""
+        if seat is None or state.phase != "declare" or state.declaration is not None:
+            return None
+        card = dict(state.grab_cards).get(seat)
+        return None if card is None else card_codes((card,))[0]
 
     @staticmethod
     def _sees_buried(state: DabangState, seat: int | None) -> bool:
@@ -323,7 +339,10 @@ class Dabang(TrickGame[DabangState]):
         trump = view.get("trump")
         level = view.get("hunpai")
         buried = view.get("buried")
+        grab_card, seat = view.get("grab_card"), view.get("seat")
+        mine = () if grab_card is None or seat is None else ((seat, parse_cards(grab_card)[0]),)
         return ({} if buried is None else {"rest": parse_cards(buried)}) | {
+            "grab_cards": mine,
             "trump_suit": None if trump is None else SUITS.index(trump),
             "level_rank": None if level is None else "3456789TJQKA2".index(level),
             "said": tuple((int(s), str(w)) for s, w in view.get("bids") or ()),

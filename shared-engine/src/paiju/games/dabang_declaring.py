@@ -95,21 +95,25 @@ def first_suited(cards: Sequence[Card]) -> int | None:
     return next((c & 3 for c in cards if c < SMALL_JOKER), None)
 
 
-def joker_grabs(drawn: Sequence[Hand], rest: Hand, first: int) -> list[tuple[int, int | None]]:
+def joker_grabs(
+    drawn: Sequence[Hand], rest: Hand, first: int
+) -> list[tuple[int, int | None, Card | None]]:
     """抢亮大王: each seat holding a big joker with the suit its declaration names — the first
     suited card it drew after its first big joker ("以亮牌人亮牌后摸的第一张花色牌的花色为主花色"),
-    then the kitty's in pack order (None: only jokers follow, "若底牌全是王") — in the order the
-    seats drew their first big joker."""
-    found: list[tuple[int, int, int | None]] = []
+    then the kitty's in pack order (None: only jokers follow, "若底牌全是王") — and that card when
+    the seat drew it itself (None when the kitty names the suit: a card the seat has not seen),
+    in the order the seats drew their first big joker."""
+    found: list[tuple[int, int, int | None, Card | None]] = []
     n = len(drawn)
     for seat, cards in enumerate(drawn):
         if BIG_JOKER not in cards:
             continue
         i = cards.index(BIG_JOKER)
         suit = first_suited((*cards[i + 1 :], *rest))
+        own = next((c for c in cards[i + 1 :] if c < SMALL_JOKER), None)
         when = i * n + (seat - first) % n  # the deal's position of that joker
-        found.append((when, seat, suit))
-    return [(seat, suit) for _, seat, suit in sorted(found, key=lambda f: f[0])]
+        found.append((when, seat, suit, own))
+    return [(seat, suit, own) for _, seat, suit, own in sorted(found, key=lambda f: f[0])]
 
 
 def flip_dealer(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paiju.cards import Hand
+from paiju.cards import Card, Hand
 from paiju.games.dabang_cards import FIRST_LEVEL, trump_order_of
 from paiju.trick_rules import TrumpOrder
 from paiju.tricks import TrickState
@@ -29,6 +29,8 @@ class DabangState(TrickState):
     redeals: int = 0  # hands dealt again ("重新洗牌"): the rules' hand is hand_no - redeals
     # the hand
     grabs: tuple[tuple[int, int | None], ...] = ()  # first hand: (seat, suit) of each grab
+    # first hand: (seat, card) of each grab whose suit a card of the seat's own draw names
+    grab_cards: tuple[tuple[int, Card], ...] = ()
     declaration: str | None = None
     declarer: int | None = None
     flipped: Hand = ()

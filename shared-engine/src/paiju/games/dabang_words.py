@@ -178,6 +178,12 @@ WORDS = merged(
             str(TRUMP): ("主牌", "trumps"),
         },
         trick={"top": "winning"},
+        card_facts={
+            "grab_card": (
+                "亮大王则主花色随 {card}（你大王后摸到的第一张花色牌）",
+                "Show the big joker and {card}'s suit is trumps (the first suited card you drew after it)",
+            ),
+        },
         card_sets={
             "kitty": ("底牌", "the kitty"),
             "buried": ("你扣下的底牌", "the kitty you buried"),
