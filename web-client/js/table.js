@@ -138,6 +138,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     hand: [], // my hand in display order
     selected: new Set(), // indices into s.hand
     sortMode: localStorage.getItem("paiju.sort") || "rank",
+    orderedFor: "", // the hand number and phase the hand was last ordered in
     handNote: null, // what happened to my hand that I did not do, until I next play (handchange.js)
     rematchOffer: null, // after the match, another player's 再来一局 put to me (offerRematch)
     check: null, // the worker's verdict on the selection
@@ -486,15 +487,17 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
           if (s.passCheck?.error?.code === "unknown_command") s.passless.add(view.phase);
         }
       }
-      // ordered after the engine has this view's state, and at every frame: the order can change
-      // with the hand unchanged (a game whose order changes with what was bid or shown before
-      // the hand changes again), the selection kept through it
-      if (view.hand) {
+      // ordered after the engine has this view's state: when the hand changes, and at each new
+      // phase, where the order can change with the hand unchanged (what was bid or shown fixes
+      // it when its round ends), the selection kept through it
+      const orderFor = `${view.hand_no}:${view.phase}`;
+      if (view.hand && (handChanged || !s.ordered || s.orderedFor !== orderFor)) {
         const chosen = handChanged ? [] : selectedCodes();
         await orderHand(view.hand);
         reselect(chosen);
         s.ordered = true;
-      } else {
+        s.orderedFor = orderFor;
+      } else if (!view.hand) {
         s.hand = [];
       }
     } catch (err) {
