@@ -16,7 +16,7 @@ export function clockOf(game, choice) {
 
 /** A table's turn clock when it is not its game's default, or "": a choice by its name
  * ("限时：宽松"), else the kinds of one value together, 0 said as untimed
- * ("限时：出牌、叫牌 不限时，埋底 60s"). */
+ * ("限时：<kind>、<kind> 不限时，<kind> 60s", each kind by the game's own name for it). */
 export function clockText(game, clock) {
   const defaults = game?.clock;
   if (!defaults || !clock) return "";

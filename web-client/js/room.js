@@ -150,12 +150,16 @@ function askingButton(tag, label, ask) {
  * for me (`{table, seat, declined, onDecline}`): then the sheet asks, with the time left. */
 export function rematchControls(tableId, meta, seated, offer = null) {
   if (seated && offer && !offer.declined && offer.table.seats[offer.seat]?.waiting) return rematchOffer(tableId, offer);
-  const button = askingButton("button.button.primary#rematch", t("rematch"), async () => {
+  const line = offer?.declined ? t("rematchDeclined") : meta?.rematch ? t("rematchJoin") : null;
+  return [seated ? rematchButton(tableId) : null, line && seated ? h("p.muted.rematch-hint", null, line) : null];
+}
+
+/** 再来一局: my seat at the rematch table, where the page goes. */
+function rematchButton(tableId) {
+  return askingButton("button.button.primary#rematch", t("rematch"), async () => {
     const out = await api.rematch(tableId);
     location.hash = `#/table/${out.table}`;
   });
-  const line = offer?.declined ? t("rematchDeclined") : meta?.rematch ? t("rematchJoin") : null;
-  return [seated ? button : null, line && seated ? h("p.muted.rematch-hint", null, line) : null];
 }
 
 /** The question put to a player whose partners pressed 再来一局: who asks, the time left before
@@ -163,7 +167,6 @@ export function rematchControls(tableId, meta, seated, offer = null) {
 function rematchOffer(tableId, offer) {
   const asking = offer.table.seats.filter((seat) => seat.kind === "human" && !seat.waiting && seat.seat !== offer.seat);
   const names = asking.map((seat) => seat.name ?? t("seatN", { n: seat.seat + 1 })).join(t("listSep"));
-  const [accept] = rematchControls(tableId, null, true);
   const decline = askingButton("button.button#rematch-decline", t("rematchDecline"), async () => {
     await api.declineRematch(tableId, offer.table.id);
     offer.onDecline();
@@ -174,7 +177,7 @@ function rematchOffer(tableId, offer) {
       { role: "alert" },
       h("p", null, t("rematchOffer", { names: names || t("someone") })),
       offer.table.expires_at ? countdown(offer.table.expires_at * 1000, "rematchExpires") : null,
-      h("div.rematch-offer-buttons", null, accept, decline),
+      h("div.rematch-offer-buttons", null, rematchButton(tableId), decline),
     ),
   ];
 }

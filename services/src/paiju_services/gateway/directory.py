@@ -51,8 +51,8 @@ class Directory(Watch):
         before = self.entries.get(key)
         self.entries[key] = meta
         rematch = meta.rematch
-        news = rematch is not None and (before is None or before.rematch != rematch)
-        if news and rematch is not None and self.on_rematch is not None:
+        news = before is None or before.rematch != rematch
+        if rematch is not None and news and self.on_rematch is not None:
             self.on_rematch(key, rematch)
         if meta.status in FINISHED:
             self._trim()
