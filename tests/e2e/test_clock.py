@@ -55,6 +55,9 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     assert re.fullmatch(r"剩 0:0[0-4]", shown), shown
     page.wait_for_function("document.title.startsWith('【轮到你了】')")
     page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['desktop']}.png"))
+    page.set_viewport_size({"width": WIDTHS["phone"], "height": 844})
+    page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['phone']}.png"))
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 800})
     page.wait_for_function("window.__warned")  # the last seconds were shown as such
 
     # it runs out: the server plays for me and marks me 托管
@@ -95,8 +98,6 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     # every person has pressed: the next hand is dealt and the sheet goes
     page.wait_for_selector("#continue", state="detached", timeout=30_000)
     page.wait_for_function("document.querySelector('.table-page').textContent.includes('第 2 局')")
-    page.locator(".seat[data-me='1'] .turn-clock.countdown").wait_for(timeout=60_000)
-    page.screenshot(path=str(artifacts / f"clock-countdown-{WIDTHS['phone']}.png"))
     state = stack.api(f"/api/tables/{table}/state")
     assert state["view"]["hand_no"] == 2 and state["view"]["ready"] == []
     # the 继续 carried a fresh seed of the browser's for the next deal's shuffle
