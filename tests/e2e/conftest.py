@@ -87,17 +87,61 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         s.stop()
 
 
-# Module scope, not session: Playwright's sync API runs an event loop while it is open, and the
-# asyncio tests of other folders (pytest-asyncio) cannot start theirs inside it.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make unit` installs Debian's chromium"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+class SharedChromium:
+    """One Chromium (and one Playwright driver) for every browser test a worker runs: starting
+    them costs about 1.5 s of CPU, and each module started its own. Playwright's sync API runs an
+    event loop while it is open, in which the asyncio tests of the other folders (pytest-asyncio)
+    cannot start theirs: it is stopped as the worker moves on to a test of another folder (the
+    scheduler of tests/conftest.py gives a browser worker its browser tests first), and started
+    again should a browser test come after all."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        if self.browser is None or not self.browser.is_connected():
+            self.close()
+            self.playwright = sync_api.sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        return self.browser
+
+    def close(self) -> None:
+        browser, playwright = self.browser, self.playwright
+        self.browser = self.playwright = None
         try:
-            yield b
+            if browser is not None:
+                browser.close()
         finally:
-            b.close()
+            if playwright is not None:
+                playwright.stop()
+
+    # registered as a plugin (below): a conftest's own hooks see only the tests of its folder
+    @pytest.hookimpl
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        if not item.nodeid.startswith("tests/e2e/"):
+            self.close()
+
+    @pytest.hookimpl
+    def pytest_sessionfinish(self) -> None:
+        self.close()
+
+
+CHROMIUM_SESSION = SharedChromium()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.pluginmanager.has_plugin("paiju-shared-chromium"):
+        config.pluginmanager.register(CHROMIUM_SESSION, "paiju-shared-chromium")
+
+
+# Module scope: the modules' own module-scoped fixtures (a played match) take it
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: `make unit` installs Debian's chromium"
+    return CHROMIUM_SESSION.get()
 
 
 @pytest.fixture(scope="session")
