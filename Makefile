@@ -9,7 +9,7 @@ NODE_STAMP := web-client/node_modules/.installed
 WHEEL_DIR := dist
 ENGINE_SRC := $(shell find shared-engine/src -name '*.py' -o -name 'py.typed') shared-engine/pyproject.toml
 
-.PHONY: run test lint typecheck jsunit unit soak soak-services wheel bench load lock clean
+.PHONY: run test prepare lint typecheck jsunit unit soak soak-services wheel bench load lock clean
 
 # Every Python package comes from requirements.lock: exact versions, each with its hashes, so a new
 # release (of ruff, say) changes nothing here until `make lock` takes it in. The venv is cleared
@@ -106,9 +106,16 @@ unit: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
 jsunit:
 	node --test web-client/test/
 
-# the whole check, then its wall time (set-up included), whether it passed or not
+# everything the tests need, set up (what is done already is skipped)
+prepare: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) wheel
+
+# the whole check, then its wall time (set-up included), whether it passed or not. The set-up and
+# the static checks run two at a time (pip beside npm, mypy beside the wheel's build, ...), each
+# one's output kept together; then the tests, which use both cores by themselves
 test:
-	@start=$$(date +%s); $(MAKE) --no-print-directory lint typecheck jsunit unit; status=$$?; \
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck jsunit prepare && \
+	$(MAKE) --no-print-directory unit; status=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s of wall time (exit $$status)"; exit $$status
 
 ## soak: every Hypothesis test (the property tests) with the `soak` profile: ten times the
