@@ -119,12 +119,10 @@ async def test_a_responder_refuses_past_its_bounds_and_what_waited_too_long(bare
             await asyncio.sleep(0.1)
         return Reply()
 
-    async def ask(subject: str) -> tuple[str | None, int | None, float]:
-        t0 = time.monotonic()
+    async def ask(subject: str) -> tuple[str | None, int | None]:
         data = await bus.ask(client, subject, b"{}", 10)  # with a reply key, as every caller
         error = msgspec.json.decode(data, type=Reply).error
-        took = time.monotonic() - t0
-        return (error.code, error.retry_after or None, took) if error else (None, None, took)
+        return (error.code, error.retry_after or None) if error else (None, None)
 
     try:
         responder = Responder(nc, "test", max_in_flight=3, max_wait=0.35)
@@ -138,13 +136,14 @@ async def test_a_responder_refuses_past_its_bounds_and_what_waited_too_long(bare
             assert time.monotonic() < deadline, f"{responder.in_flight} of 3 requests held"
             await asyncio.sleep(0.01)
         refused = await asyncio.gather(*(ask("test.held") for _ in range(15)))
-        assert all(code == "overloaded" and after == RETRY_AFTER for code, after, _ in refused)
-        assert max(took for _, _, took in refused) < 1.0  # at once, not after the three
+        assert all(code == "overloaded" and after == RETRY_AFTER for code, after in refused)
+        # at once, not after the three: every refusal came while the three were still held
+        assert not any(h.done() for h in holding)
         health = asyncio.ensure_future(ask("test.health"))  # never shed
         await asyncio.sleep(0.1)
         assert not health.done()
         release.set()
-        assert [code for code, _, _ in await asyncio.gather(*holding, health)] == [None] * 4
+        assert [code for code, _ in await asyncio.gather(*holding, health)] == [None] * 4
 
         # twelve at once, one at a time (0.1 s each): those still waiting for the lock after
         # 0.35 s are refused before they do anything; the first is done
@@ -153,7 +152,7 @@ async def test_a_responder_refuses_past_its_bounds_and_what_waited_too_long(bare
         await nc.flush()
         await answering(client, "test.turn")
         answers = await asyncio.gather(*(ask("test.turn") for _ in range(12)))
-        codes = [code for code, _, _ in answers]
+        codes = [code for code, _ in answers]
         assert codes.count(None) >= 1 and codes.count("overloaded") >= 6, codes
         assert set(codes) <= {None, "overloaded"}
     finally:
@@ -276,9 +275,9 @@ async def test_an_overloaded_table_service_is_answered_503_at_once(tmp_path: Pat
                     ),
                 ]
                 for i in range(5 * SLOTS):
-                    t0 = time.monotonic()
                     r = await requests[i % len(requests)]()
-                    assert time.monotonic() - t0 < 1.0  # refused at once, not queued
+                    # refused at once, not queued for a slot: every slot is still held
+                    assert not any(f.done() for f in filling)
                     assert r.status_code == 503, r.text
                     assert r.json()["code"] == "overloaded" and r.json()["retry_after"] == 1
                     assert r.headers["Retry-After"] == "1"
