@@ -473,25 +473,27 @@ class ClimbingGame(TableGame[C]):
         return moves
 
     def view_extra(self, state: C, seat: int | None) -> dict[str, Any]:
-        lead = state.lead
         return {
-            "lead": None
-            if lead is None
-            else {
-                "seat": state.lead_seat,
-                "kind": lead.kind,
-                "key": lead.key,
-                "size": lead.size,
-                "stands_for": card_codes(lead.stands_for),
-                "cards": card_codes(state.actions[state.lead_seat or 0] or ()),
-                # the set as players say it, in a game whose wildcards stood in ("7777")
-                **(
-                    {"said": said(state.actions[state.lead_seat or 0] or (), lead.stands_for)}
-                    if lead.stands_for
-                    else {}
-                ),
-            },
+            "lead": self._lead_view(state),
             "actions": [None if a is None else card_codes(a) for a in state.actions],
             "out": list(state.out),
             "benched": list(state.benched),
         }
+
+    @staticmethod
+    def _lead_view(state: C) -> dict[str, Any] | None:
+        """The combination on top of the trick, with its cards; in a game whose wildcards stood
+        in, the set as players say it (``said``: "7777")."""
+        lead = state.lead
+        if lead is None:
+            return None
+        played = state.actions[state.lead_seat or 0] or ()
+        out = {
+            "seat": state.lead_seat,
+            "kind": lead.kind,
+            "key": lead.key,
+            "size": lead.size,
+            "stands_for": card_codes(lead.stands_for),
+            "cards": card_codes(played),
+        }
+        return out | {"said": said(played, lead.stands_for)} if lead.stands_for else out
