@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import Browsers, Watch
+from e2e.pages import dealt_view
 from e2e.stack import ROOT, Stack, open_lobby, sit_as
-from e2e.test_banzipao import dealt_view, table_where_i_deal
+from e2e.test_banzipao import table_where_i_deal
 from e2e.test_english import english
 from e2e.test_layout import SIZES
 from e2e.test_play import after_move, frames_until, my_turn_or_end, selected, version

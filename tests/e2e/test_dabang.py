@@ -41,8 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import UNTIMED, Stack, open_lobby, sit_as, wait_until
-from e2e.test_banzipao import (
+from e2e.pages import (
     MY_TURN_DRAWN,
     STATE,
     TURN_OR_SHEET,
@@ -54,6 +53,7 @@ from e2e.test_banzipao import (
     state,
     watch,
 )
+from e2e.stack import UNTIMED, Stack, open_lobby, sit_as, wait_until
 from e2e.test_dagong import click_selection, take_turn
 from e2e.test_layout import SIZES, check_fits, settle
 from e2e.test_play import (

@@ -21,20 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Browsers
-from e2e.stack import UNTIMED, Stack, sit_as, wait_until
-from e2e.test_banzipao import (
+from e2e.pages import (
     MY_TURN_DRAWN,
     STATE,
     TURN_OR_SHEET,
     Hand,
-    bid,
     dealt_view,
     frames_of,
-    read_sheet,
     shoot_both,
     state,
     watch,
 )
+from e2e.stack import UNTIMED, Stack, sit_as, wait_until
+from e2e.test_banzipao import bid, read_sheet
 from e2e.test_layout import check_fits, moment_to_check
 from e2e.test_play import Played, after_move, click_card, spectator_frames_checked, version
 from paiju import api, bots

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from e2e.conftest import Browsers
+from e2e.pages import Hand as BidHand
 from e2e.stack import Stack, open_lobby
-from e2e.test_banzipao import Hand as BidHand
 from e2e.test_banzipao import bid, call, table_where_i_deal
 from e2e.test_play import Played, diagnose, take_turn
 
