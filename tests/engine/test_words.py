@@ -45,10 +45,11 @@ from paiju.games import (
     guanpai_moves,
     tiaoshu,
 )
-from paiju.protocol import Command, Event, HandEnded, Pass, Play, Played
+from paiju.protocol import Command, Event, HandEnded, Pass, Play, Played, Talk
 from paiju.registry import GAMES, get_game
 from paiju.simulate import random_chooser, table_command
 from paiju.table import TableGame, TableState
+from paiju.table_life import TALK_WINDOW
 from paiju.words import CLIMBING_WORDS, CORE_WORDS, Said, Words, merged
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +98,16 @@ def word_field(command: Command) -> str | None:
 
 
 def speaking_chooser(rng: random.Random, seen: Seen) -> Any:
+    """A random player who now and then says one of the table's words (快捷语, an emote) before
+    his move, never more often than the limit allows (one in ``TALK_WINDOW`` events)."""
+    talk_words = sorted(CORE_WORDS.commands["talk"])
+
     def choose(state: TableState, seat: int, moves: list[Command]) -> Command:
+        quiet = not state.talk or state.talk[-1][2] < state.version - TALK_WINDOW
+        if quiet and rng.random() < 0.1:
+            word = rng.choice(talk_words)
+            seen.spoken.add(("talk", word))
+            return Talk(seat=seat, talk=word)
         for move in moves:
             field = word_field(move)
             if field is not None:

@@ -10,7 +10,7 @@ docs/services.md ("Deadlines") tells the rules; ``tables/clock.py`` the timers t
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ import nats.errors
 from nats.aio.client import Client
 
 from paiju import api
+from paiju.protocol import Event
 from paiju.table import TableState
 from paiju_services import subjects
 from paiju_services.inputs import clean_clock
@@ -26,9 +27,18 @@ from paiju_services.messages import TableMeta
 from paiju_services.store import StoreError
 
 # events that do not restart a clock: a 继续 and the seed it carries (the gate counts from the
-# hand's end) and a 托管 switch (a seat switching 托管 on or off does not give the seat to act
-# more time)
-QUIET = frozenset({"continued", "seed_added", "auto_set"})
+# hand's end), a 托管 switch (a seat switching 托管 on or off does not give the seat to act
+# more time) and table talk (快捷语 buys nobody time)
+QUIET = frozenset({"continued", "seed_added", "auto_set", "talked"})
+
+
+def wait_version(events: Sequence[Event]) -> int:
+    """The version after the last of ``events`` (a table's log) that is not ``QUIET`` (0: none):
+    the version the current wait began at."""
+    for index in range(len(events) - 1, -1, -1):
+        if events[index].TYPE not in QUIET:
+            return index + 1
+    return 0
 
 
 @dataclass(frozen=True, slots=True)

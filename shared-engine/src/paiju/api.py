@@ -23,6 +23,7 @@ from paiju.protocol import (
     Event,
     HandEnded,
     SetAuto,
+    Talk,
     decode,
     encode,
     encode_value,
@@ -100,15 +101,15 @@ def decide(state: State, command: Command | Mapping[str, Any]) -> list[Event]:
 
 def decide_own(state: State, command: Command | Mapping[str, Any]) -> list[Event]:
     """The events of a seat's own command (what a player sends): ``decide``, preceded, when the
-    seat is in 托管 and acts (anything but a 托管 switch or 继续), by 托管 off (``auto_set``,
-    reason ``acted``) in the same batch: acting takes the seat back from the server.
+    seat is in 托管 and acts (anything but a 托管 switch, 继续 or table talk), by 托管 off
+    (``auto_set``, reason ``acted``) in the same batch: acting takes the seat back from the server.
 
     Raises:
         RuleError: the command is malformed or against the rules; nothing changes.
     """
     message = _command(command)
     seat = getattr(message, "seat", None)
-    acting = not isinstance(message, SetAuto | AutoPlay | Continue)
+    acting = not isinstance(message, SetAuto | AutoPlay | Continue | Talk)
     if not (acting and isinstance(seat, int) and seat in state.auto):
         return decide(state, message)
     state, events = apply(state, SetAuto(seat=seat, on=False, reason="acted"))

@@ -97,6 +97,7 @@ def state_from_view(config: Config[Any] | Mapping[str, Any], view: Mapping[str, 
         "totals": tuple(view.get("totals") or base.totals),
         # the view shows the last revealed seed only (the earlier ones are in the log)
         "revealed": (view["revealed_seed"],) if view.get("revealed_seed") else (),
+        "talk": tuple((int(s), str(w), int(i)) for s, w, i in view.get("talk") or ()),
     }
     last = view.get("last_hand")
     if last is not None:

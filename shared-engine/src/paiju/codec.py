@@ -40,6 +40,7 @@ from paiju.commands import (
     Play,
     RevealSeed,
     SetAuto,
+    Talk,
 )
 from paiju.errors import NotationError, RuleError
 from paiju.events import (
@@ -60,6 +61,7 @@ from paiju.events import (
     TableAbandoned,
     TableAtLimit,
     TableClosed,
+    Talked,
     TrickWon,
 )
 
@@ -123,6 +125,8 @@ for _cls in (
     TableClosed,
     EndAtLimit,
     TableAtLimit,
+    Talk,
+    Talked,
 ):
     register(_cls)
 

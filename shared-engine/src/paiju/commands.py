@@ -203,6 +203,20 @@ class Continue(Command):
     seed: str | None = None
 
 
+# --- table talk: a word to the table, not a move ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Talk(Command):
+    """快捷语 or an emote: ``talk`` names one of the table's fixed words (``CORE_WORDS``'
+    ``commands["talk"]``: no free text, nothing to moderate). Table talk, not a move: it changes
+    no hand, no turn and no clock."""
+
+    TYPE: ClassVar[str] = "talk"
+    seat: int
+    talk: str
+
+
 @dataclass(frozen=True, slots=True)
 class Abandon(Command):
     """The table service ends a match nobody is connected to any more (no human seat has had a

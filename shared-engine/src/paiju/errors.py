@@ -51,6 +51,12 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
         "这个座位的玩家已离座，由托管代打",
         "This seat's player left; auto-play plays it",
     ),
+    # table talk (快捷语, emotes)
+    "unknown_talk": ("没有这句快捷语：{talk}", "No such phrase: {talk}"),
+    "talk_too_often": (
+        "说得太频繁了：每人在最近 {window} 步里最多说 {most} 句",
+        "Too much talk: at most {most} phrases a seat in the last {window} steps",
+    ),
     # the deal
     "bad_commitment": ("承诺值必须是64位十六进制", "A commitment must be 64 hex digits"),
     "seed_mismatch": ("种子与承诺值不符", "The seed does not match the commitment"),

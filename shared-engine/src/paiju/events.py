@@ -32,6 +32,7 @@ from paiju.commands import (
     Reading,
     RevealSeed,
     SetAuto,
+    Talk,
 )
 
 
@@ -287,3 +288,15 @@ class Continued(Event):
 
     def as_command(self) -> Command:
         return Continue(seat=self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Talked(Event):
+    """A seat's table talk (``Talk``): a 快捷语 or an emote, shown to the table and spectators."""
+
+    TYPE: ClassVar[str] = "talked"
+    seat: int
+    talk: str
+
+    def as_command(self) -> Command:
+        return Talk(seat=self.seat, talk=self.talk)

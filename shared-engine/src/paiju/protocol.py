@@ -44,6 +44,7 @@ from paiju.commands import (
     Reading,
     RevealSeed,
     SetAuto,
+    Talk,
     trusted_play,
 )
 from paiju.events import (
@@ -66,6 +67,7 @@ from paiju.events import (
     TableAbandoned,
     TableAtLimit,
     TableClosed,
+    Talked,
     TrickWon,
     net_scores,
 )
@@ -114,6 +116,8 @@ __all__ = [
     "TableAbandoned",
     "TableAtLimit",
     "TableClosed",
+    "Talk",
+    "Talked",
     "TrickWon",
     "decode",
     "encode",

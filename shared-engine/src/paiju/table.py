@@ -191,6 +191,8 @@ class TableGame(Decider[S]):
             "auto": list(state.auto),
             "ready": list(state.ready),
         }
+        if state.talk:  # table talk, for everyone (a key only once there is some)
+            out["talk"] = [list(said) for said in state.talk]
         out.update(self.view_extra(state, seat))
         return out
 

@@ -1,7 +1,7 @@
 """The table's life around the play, the same for every game: 托管 (the server plays for a seat),
-the server's automatic plays, 继续 between the hands of a match, and a match that ends early
-(abandoned by everybody, closed by its owner before the first deal, or at the table service's
-bound on events).
+the server's automatic plays, 继续 between the hands of a match, table talk (快捷语 and emotes), and
+a match that ends early (abandoned by everybody, closed by its owner before the first deal, or at
+the table service's bound on events).
 
 Each step is a function of the game (``paiju.decider.Decider``: ``to_move``, ``legal_moves``,
 ``bot_choice``, ``apply``), the state and the command or event; ``TableGame`` wires them in by
@@ -28,6 +28,7 @@ from paiju.commands import (
     Continue,
     EndAtLimit,
     SetAuto,
+    Talk,
 )
 from paiju.dealing import decide_add_seed
 from paiju.decider import Decider, Step
@@ -41,6 +42,7 @@ from paiju.events import (
     TableAbandoned,
     TableAtLimit,
     TableClosed,
+    Talked,
 )
 from paiju.table_state import TableState
 
@@ -101,6 +103,38 @@ def _decide_continue(game: Decider[Any], state: TableState, command: Continue) -
         return [Continued(seat=command.seat)]
     seeded = decide_add_seed(game, state, AddSeed(seat=command.seat, seed=command.seed))
     return [Continued(seat=command.seat), *seeded]
+
+
+# How often a seat may talk: at most ``TALK_MOST`` of its words among the table's last
+# ``TALK_WINDOW`` events. A limit counted in the log, not in seconds, so that the audit checks it
+# too: between two moves the table hears at most two words a seat, and a log grows by at most
+# ``TALK_MOST`` talk events a seat between moves (the clock's walk back over quiet events, and the
+# table service's bound on events, stay far from them). The state keeps the last ``TALK_KEPT``.
+TALK_MOST = 2
+TALK_WINDOW = 8
+TALK_KEPT = 8
+
+
+def _decide_talk(game: Decider[Any], state: TableState, command: Talk) -> list[Event]:
+    """A seat's 快捷语 or emote: one of the table's words (``talk`` of the game's
+    ``words.commands``), in any phase but ``over``, by a seat whose player has not left, at most
+    ``TALK_MOST`` times in the last ``TALK_WINDOW`` events."""
+    if state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    if not 0 <= command.seat < state.config.players:
+        raise RuleError("unknown_seat", seat=command.seat)
+    if command.seat in state.left:
+        raise RuleError("seat_left")
+    if command.talk not in game.words.commands.get("talk", {}):
+        raise RuleError("unknown_talk", talk=str(command.talk)[:20])
+    recent = [s for s, _, index in state.talk if index >= state.version - TALK_WINDOW]
+    if recent.count(command.seat) >= TALK_MOST:
+        raise RuleError("talk_too_often", most=TALK_MOST, window=TALK_WINDOW)
+    return [Talked(seat=command.seat, talk=command.talk)]
+
+
+def _on_talked(game: Decider[Any], state: TableState, event: Talked) -> Changes:
+    return {"talk": (*state.talk, (event.seat, event.talk, state.version))[-TALK_KEPT:]}
 
 
 def _decide_abandon(game: Decider[Any], state: TableState, command: Abandon) -> list[Event]:
@@ -169,6 +203,7 @@ DECIDERS: dict[type[Command], Step] = {
     Abandon: _decide_abandon,
     Close: _decide_close,
     EndAtLimit: _decide_end_at_limit,
+    Talk: _decide_talk,
 }
 EVOLVERS: dict[type[Event], Step] = {
     AutoSet: _on_auto_set,
@@ -177,4 +212,5 @@ EVOLVERS: dict[type[Event], Step] = {
     TableAbandoned: _on_abandoned,
     TableClosed: _on_closed,
     TableAtLimit: _on_abandoned,
+    Talked: _on_talked,
 }

@@ -94,6 +94,9 @@ class TableState:
     # seats whose players left during the match: in 托管 for good (sorted; not in the view, the
     # table's directory shows who left; kept here so that ``SetAuto`` off is refused for them)
     left: tuple[int, ...] = ()
+    # table talk (快捷语, emotes): (seat, word, index of its event in the log), the last few only
+    # (``table_life.TALK_KEPT``): enough for the bubbles and for the limit on how often a seat talks
+    talk: tuple[tuple[int, str, int], ...] = ()
 
 
 S = TypeVar("S", bound=TableState)

@@ -227,6 +227,36 @@ def merged(*parts: Words) -> Words:
     return Words(**out)
 
 
+# --- table talk: the fixed 快捷语 and emotes a seat may say (``paiju.table_life``'s ``Talk``) -----
+
+# phrase → (zh, en): what a player says, as every Chinese card room offers it
+_PHRASES: dict[str, Text] = {
+    "hello": ("大家好，很高兴见到各位", "Hello everyone, nice to meet you"),
+    "hurry": ("快点吧，我等得花儿都谢了", "Hurry up, please: the flowers are wilting"),
+    "nice": ("你的牌打得也太好了", "You play that beautifully"),
+    "sorry": ("不好意思，刚才接了个电话", "Sorry, I was on the phone"),
+    "partner": ("配合一下，别乱出", "Work with me, partner"),
+    "luck": ("今天手气不错", "My luck is in today"),
+    "thanks": ("承让了，谢谢", "Thank you, you let me win"),
+    "again": ("再来一局吧", "One more game?"),
+    "bye": ("我先走了，下次再玩", "I have to go: see you next time"),
+}
+# emote → (symbol, zh name, en name): the symbol is the badge, the names are on its button
+_EMOTES: dict[str, tuple[str, str, str]] = {
+    "smile": ("☺", "开心", "Happy"),
+    "sad": ("☹", "难过", "Sad"),
+    "heart": ("❤", "点赞", "Love it"),
+    "flower": ("✿", "送花", "Flowers"),
+    "star": ("★", "厉害", "Brilliant"),
+}
+TALK_WORDS: dict[str, Said] = {
+    **{word: Said(text, text) for word, text in _PHRASES.items()},
+    **{
+        word: Said((f"{symbol} {zh}", f"{symbol} {en}"), (symbol, symbol))
+        for word, (symbol, zh, en) in _EMOTES.items()
+    },
+}
+
 # --- the table's words: its phases, the deal and its fairness, the end of a hand ------------------
 
 CORE_WORDS = Words(
@@ -269,9 +299,13 @@ CORE_WORDS = Words(
             "牌局的事件数已达上限，已结束（按当前比分）",
             "The table reached its limit of events: the match ended (scores as they stand)",
         ),
+        "talked": ("{name}：{talk}", "{name}: {talk}"),
     },
+    commands={"talk": TALK_WORDS},
     # seats in 托管, and seats that pressed 继续 since the hand ended
     seat_marks={"auto": ("托管", "Auto"), "ready": ("已继续", "Ready")},
+    # table talk is shown as a bubble at the seat that said it, not as a fact of the table
+    hidden={"talk": "table talk: a bubble at its seat"},
     # the kinds of decision a turn clock times (``TableGame.clock_defaults``), for the lobby
     value_names={
         "clock": {

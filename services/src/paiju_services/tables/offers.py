@@ -17,6 +17,7 @@ import nats.errors
 from paiju import api
 from paiju_services import subjects
 from paiju_services.backoff import Backoff
+from paiju_services.deadlines import wait_version
 from paiju_services.errors import short
 from paiju_services.logs import log
 from paiju_services.messages import BotTurn, TableMeta, encoder
@@ -54,7 +55,9 @@ class TurnOffers:
     async def offer(self, table: TableLog, again: bool, attempt: int = 0) -> None:
         """If a bot seat is to act, offer its turn to the bots service (``paiju.turns.<table>``):
         the seat's view and nothing more, so the bots service reads no log and holds no card its
-        seats may not see. Offered once per version (the message id ``<table>:turn:<version>``).
+        seats may not see. Offered once per turn: the message id ``<table>:turn:<version>`` and
+        the turn's ``version`` are those the turn began at (``wait_version``), so table talk
+        while a bot thinks (a quiet event) offers nothing again, and the bot answers once.
 
         A failed offer (the turn stream electing its leader: no responders, a timeout, "message
         id in process") is made again with the same id at once, backing off with jitter
@@ -70,7 +73,8 @@ class TurnOffers:
             return
         if seat >= len(entry.meta.seats) or entry.meta.seats[seat].kind != "bot":
             return
-        msg_id = f"{table.table_id}:turn:{table.version}"
+        version = wait_version(table.events)
+        msg_id = f"{table.table_id}:turn:{version}"
         if again:
             if table.table_id in self.retries:
                 return  # a failed offer is being made again already
@@ -84,7 +88,7 @@ class TurnOffers:
         turn = BotTurn(
             table=table.table_id,
             seat=seat,
-            version=table.version,
+            version=version,
             config=table.config.to_dict(),
             view=table.view(seat),
         )
@@ -101,21 +105,22 @@ class TurnOffers:
                 "turn not offered",
                 logging.WARNING,
                 table=table.table_id,
-                version=table.version,
+                version=version,
                 attempt=attempt,
                 error=short(f"{type(exc).__name__}: {exc}"),
             )
             if not again and attempt < OFFER_RETRIES:
-                self._later(table.table_id, table.version, attempt + 1)
+                self._later(table.table_id, version, attempt + 1)
 
     def _waiting(self, table: TableLog) -> float:
         """Seconds this copy has seen the bot's turn at ``table``'s version waiting."""
         now = time.time()
+        version = wait_version(table.events)
         seen = self.turns.get(table.table_id)
-        if seen is None or seen[0] != table.version:
+        if seen is None or seen[0] != version:
             if len(self.turns) > 4 * self.writer.settings.cache_tables:
                 self.turns.clear()  # bounded: forgetting only delays a re-offer
-            self.turns[table.table_id] = seen = (table.version, now)
+            self.turns[table.table_id] = seen = (version, now)
         return now - seen[1]
 
     def _later(self, table_id: str, version: int, attempt: int) -> None:
@@ -125,7 +130,7 @@ class TurnOffers:
             await asyncio.sleep(OFFER_RETRY.delay(attempt - 1))
             async with self.writer.lock(table_id):
                 table = self.writer.cache.get(table_id)
-                if table is not None and table.version == version and not table.over:
+                if table is not None and wait_version(table.events) == version and not table.over:
                     await self.offer(table, again=False, attempt=attempt)
 
         earlier = self.retries.get(table_id)

@@ -29,7 +29,15 @@ from paiju import api
 from paiju.protocol import Event
 from paiju.table import TableState
 from paiju_services import metrics, views
-from paiju_services.deadlines import QUIET, humans, pending, present, table_clock, wait_start
+from paiju_services.deadlines import (
+    QUIET,
+    humans,
+    pending,
+    present,
+    table_clock,
+    wait_start,
+    wait_version,
+)
 from paiju_services.logs import log
 from paiju_services.messages import TableMeta, ViewAt
 from paiju_services.store import StoreError
@@ -162,7 +170,7 @@ class Publisher:
             return None
         if start is None or start[0] != table.last_seq:
             return None  # the stream moved on meanwhile: the next append says it
-        self._wait_began(table.table_id, _wait_version(table), start[1])
+        self._wait_began(table.table_id, wait_version(table.events), start[1])
         return start[1]
 
     def _wait_began(self, table_id: str, version: int, when: float) -> None:
@@ -208,14 +216,6 @@ class Publisher:
                 missed.append(at(version, body(state, seat, version, False, None)))
         now = body(table.state, seat, table.version, settled, due)
         return missed, at(table.version, now)
-
-
-def _wait_version(table: TableLog) -> int:
-    """The version after the table's last event that is not ``QUIET`` (0: none)."""
-    for index in range(table.version - 1, -1, -1):
-        if table.events[index].TYPE not in QUIET:
-            return index + 1
-    return 0
 
 
 def _due(

@@ -20,6 +20,7 @@ from paiju.protocol import (
     SeedRevealed,
     TableAbandoned,
     TableAtLimit,
+    Talked,
     TrickWon,
 )
 from paiju.registry import get_game
@@ -46,8 +47,8 @@ CUT_HAND: dict[str, Text] = {
     ),
 }
 
-# events that record the table's own steps or a seat's presence (托管, 继续); every other event
-# records a move
+# events that record the table's own steps, a seat's presence (托管, 继续) or its table talk; every
+# other event records a move
 _TABLE_EVENTS = (
     DealCommitted,
     SeedAdded,
@@ -61,6 +62,7 @@ _TABLE_EVENTS = (
     Continued,
     TableAbandoned,
     TableAtLimit,
+    Talked,
 )
 
 
