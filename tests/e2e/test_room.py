@@ -8,6 +8,10 @@ total; the host's 再来一局 is put to the friend at once on his sheet (by a p
 seconds it took are written to room-rematch-offer-seconds.txt), with the time left; he says 不了,
 changes his mind, presses 再来一局, and the same players are dealt a new match at a linked table.
 
+Before the first move the host says a 快捷语: it shows on his seat at the friend's page and at a
+spectator's, and is heard (spoken) on the friend's; the friend hides the host's talk, and the
+host's emote then shows at the spectator's only; the host's third word is refused (the limit).
+
 Screenshots: artifacts/e2e/room-*.png at 1280×800 and 390×844."""
 
 from __future__ import annotations
@@ -50,6 +54,49 @@ def take_turn(page: Any) -> None:
     )
 
 
+# speech as the test hears it: the page's speechSynthesis replaced by one that writes down what it
+# is asked to say (headless Chromium has no voice)
+RECORD_SPEECH = """
+window.__spoken = [];
+Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+  speaking: false, pending: false, cancel() {}, speak(u) { window.__spoken.push(u.text); } } });
+"""
+HOST_BUBBLE = ".seat[data-seat='0'] .talk-bubble"
+
+
+def say(page: Any, word: str) -> None:
+    page.click("#talk summary")
+    page.click(f"#talk .talk-word[data-word='{word}']")
+
+
+def talk_across_the_table(host: Any, guest: Any, spectator: Any, artifacts: Path) -> None:
+    """The host's words at the friend's page and the spectator's, the friend's choice not to
+    see them, and the limit."""
+    say(host, "hurry")
+    for page in (guest, spectator):
+        page.wait_for_selector(HOST_BUBBLE)
+        assert page.locator(HOST_BUBBLE).inner_text() == "快点吧，我等得花儿都谢了"
+    assert "快点吧，我等得花儿都谢了" in guest.evaluate("window.__spoken")
+    shoot(guest, artifacts, "talk")
+    guest.click("#talk summary")
+    shoot(guest, artifacts, "talk-menu")
+    guest.check("#talk .talk-mute input[data-seat='0']")  # the friend hides the host's talk
+    guest.wait_for_selector(HOST_BUBBLE, state="detached")
+    guest.click("#talk summary")  # closed again
+    spoken = len(guest.evaluate("window.__spoken"))
+    say(host, "flower")
+    spectator.wait_for_function(f"document.querySelector(\"{HOST_BUBBLE}\")?.textContent === '✿'")
+    shoot(spectator, artifacts, "talk-watch")
+    version = spectator.evaluate("window.paiju.table.state.view.version")
+    guest.wait_for_function(f"window.paiju.table.state.view.version >= {version}")
+    assert guest.locator(HOST_BUBBLE).count() == 0
+    assert len(guest.evaluate("window.__spoken")) == spoken
+    say(host, "bye")  # a third word among the table's last 8 events: refused, and said why
+    host.wait_for_selector("#toast:not([hidden])")
+    assert "说得太频繁了" in host.inner_text("#toast")
+    shoot(host, artifacts, "talk-refused")
+
+
 def play_match(pages: list[Any], artifacts: Path, timeout: float = 240.0) -> bool:
     """Both players play until each sees the match-over sheet; the score table is opened once
     from the table page during the match. Whether it was."""
@@ -90,6 +137,7 @@ def test_invite_nickname_score_table_and_rematch(
 ) -> None:
     # the friend first: his own nickname, typed in the lobby, in a browser of his own
     guest, _ = browsers.page(390, 844)
+    guest.context.add_init_script(RECORD_SPEECH)
     received: list[str | bytes] = []  # every frame the friend's page gets on its sockets
     guest.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
     guest.goto(stack.url)
@@ -169,6 +217,11 @@ def test_invite_nickname_score_table_and_rematch(
             f"document.querySelectorAll('#hand .card').length === {HAND_CARDS}", timeout=30_000
         )
     assert guest.evaluate("window.paiju.table.state.seat") == 1
+    spectator, _ = browsers.page(1280, 800)
+    spectator.goto(f"{stack.url}#/watch/{table}")
+    spectator.wait_for_selector(".seat[data-seat='0']")
+    talk_across_the_table(host, guest, spectator, artifacts)
+    spectator.close()  # it would draw every move of the match
 
     # the match, played by clicking; the score table opened during it
     opened = play_match([host, guest], artifacts)

@@ -1,5 +1,7 @@
 // The table's sounds, made in the page with Web Audio (no sound file): a play, a pass, a big play
-// (a bomb), your turn, the end of a hand. A mute switch is kept in localStorage ("paiju.mute").
+// (a bomb), your turn, the end of a hand; and its voice (the browser's own speech synthesis, no
+// sound file either): the calls (管上, a big play's kind, 不要, 报单) and the 快捷语. One mute switch silences
+// both, kept in localStorage ("paiju.mute").
 //
 // For tests: every sound asked for is logged in `window.paijuAudioLog` ({sound, muted, voiced,
 // at}) and announced as a `paiju:sound` CustomEvent on window (detail: the same record), whether or
@@ -116,4 +118,17 @@ export function sound(name) {
     osc.stop(now + start + length + 0.02);
   }
   quietAfter(ctx, Math.max(...notes.map(([, start, length]) => start + length)) + 1);
+}
+
+/** Say `text` aloud in `lang` ("zh" or "en") with the browser's speech synthesis, unless muted
+ * (a browser without it, or without a voice for the language, says nothing). A new call while
+ * older ones still wait clears them: a call is news only as it happens. */
+export function speak(text, lang) {
+  const voice = window.speechSynthesis;
+  if (muted || !text || !voice || typeof SpeechSynthesisUtterance === "undefined") return;
+  if (voice.pending && voice.speaking) voice.cancel();
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = lang === "zh" ? "zh-CN" : "en-US";
+  utterance.rate = 1.15;
+  voice.speak(utterance);
 }

@@ -237,6 +237,7 @@ function seatBox(ctx, seat, position, extras) {
           }),
         )
       : null,
+    ctx.talk?.[seat] ? h("p.talk-bubble", { dataset: { emote: ctx.talk[seat].emote ? "1" : "" } }, ctx.talk[seat].text) : null,
     seat === ctx.me && ctx.handNote ? handNote(ctx.handNote) : null,
     open ? cardRow(open, "open-hand") : null,
     h(

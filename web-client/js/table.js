@@ -14,20 +14,22 @@
 // `send` as a play.
 
 import * as api from "./api.js";
-import { sound } from "./audio.js";
+import { sound, speak } from "./audio.js";
 import * as backoff from "./backoff.js";
 import { countdown, handOver, PlayMemory, renderBoard, scoreSheet, seatName, seatToMove, startClocks } from "./board.js";
 import { cardEl, cardText, isRed, rankLabel } from "./cards.js";
-import { $$, clear, h, patch } from "./dom.js";
+import { $, $$, clear, h, patch } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { nextHandNote } from "./handchange.js";
-import { both, t } from "./i18n.js";
+import { both, getLang, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
 import { clockText } from "./clock.js";
 import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
 import { leaveMatchButton, rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable, scoreTableHost } from "./scores.js";
-import { toast } from "./ui.js";
+import { callsOf, freshTalk, mutedSeats, setMutedSeat } from "./talk.js";
+import { BUBBLE_MS, bubbleOf, talkMenu } from "./talkmenu.js";
+import { say, toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
 // docs/services.md: resend with the same id, backing off (overloaded: not before its retry_after)
@@ -170,6 +172,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     trackerOn: localStorage.getItem("paiju.tracker") === "1",
     flying: null, // the play that just came, to move from its seat to the centre: {seat}
     passless: new Set(), // phases in which the engine knows no pass: 不要 is not shown there
+    talkShown: new Map(), // seat → {word, until}: the words on show at the seats (快捷语)
+    talkHidden: mutedSeats(localStorage, tableId), // seats whose talk this person hides
+    talkDrawn: "", // what the 快捷语 menu was last drawn for
   };
   let seatEngine = null;
   let finalScores = null; // the match-over sheet's score table (fetched once)
@@ -181,6 +186,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   const title = h("h1.table-title");
   const sub = h("p.table-sub");
   const conn = h("span.conn", { role: "status" });
+  // the 快捷语 menu sits in the top bar (index.html's #page-tools) while the table is open: it
+  // takes no room from the table, whose hand and controls must fit a phone's screen
+  const talkHost = $("#page-tools") ?? h("span");
   const backLink = h("a.back", { href: "#/" }, `← ${t("backToLobby")}`);
   const head = h(
     "div.table-head",
@@ -309,6 +317,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       conn.textContent = "";
       conn.dataset.state = "open";
       renderControls();
+      renderTalk();
       s.hello = !!s.token;
       if (s.token) ws.send(JSON.stringify({ type: "hello", token: s.token.token }));
     };
@@ -457,9 +466,13 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     await engineWork(view, handChanged);
     if (s.view !== view) return; // a newer frame is being handled
     const news = whatHappened(previous, view);
+    hearTalk(previous, view);
     renderAll();
     s.wasMyTurn = isMyTurn();
     announce(news, wasMyTurn);
+    for (const call of callsOf(previous, view, news)) {
+      speak(call.kind ? kindName(wordsOf(s.game), call.kind) : t({ beat: "callBeat", pass: "pass", one: "announceOne" }[call.call]), getLang());
+    }
     await validate();
   }
 
@@ -545,6 +558,64 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     out.big = !!lead && out.plays.includes(lead.seat) && s.bigKinds.has(lead.kind);
     out.ended = handOver(view) && !handOver(previous);
     return out;
+  }
+
+  // --- table talk (快捷语) ------------------------------------------------------------------------
+  /** The words said since the last frame, on their seats for BUBBLE_MS (and heard, and told to a
+   * screen reader), unless this person hides that seat's talk. */
+  function hearTalk(previous, view) {
+    const now = Date.now();
+    for (const [seat, word] of freshTalk(previous, view)) {
+      const bubble = bubbleOf(wordsOf(s.game), word);
+      if (!bubble || s.talkHidden.has(seat)) continue;
+      s.talkShown.set(seat, { word, until: now + BUBBLE_MS });
+      say(t("talkSaid", { name: seatName(ctx(), seat), text: bubble.text }));
+      speak(bubble.spoken, getLang());
+      setTimeout(() => {
+        if (!s.dead && (s.talkShown.get(seat)?.until ?? Infinity) <= Date.now()) {
+          s.talkShown.delete(seat);
+          renderAll();
+        }
+      }, BUBBLE_MS + 50);
+    }
+  }
+
+  /** The words on show, seat → {text, emote}, for the board. */
+  function talkBubbles() {
+    const out = {};
+    for (const [seat, { word }] of s.talkShown) out[seat] = bubbleOf(wordsOf(s.game), word);
+    return out;
+  }
+
+  /** The 快捷语 menu in the head: drawn again only when what it offers changes (an open menu
+   * stays open). */
+  function renderTalk() {
+    const canSay = s.seat !== null && !!s.token && s.connected && s.view?.phase !== "over";
+    const kinds = kindsOf();
+    const others = (s.view ? [...Array(s.view.players).keys()] : []).filter((seat) => seat !== s.seat && kinds[seat] !== "bot");
+    const drawn = JSON.stringify([canSay, others.map((seat) => seatName(ctx(), seat)), [...s.talkHidden], getLang()]);
+    if (drawn === s.talkDrawn) return;
+    s.talkDrawn = drawn;
+    const open = !!talkHost.querySelector("details")?.open;
+    const menu = talkMenu({
+      words: wordsOf(s.game),
+      seats: others,
+      canSay,
+      muted: s.talkHidden,
+      name: (seat) => seatName(ctx(), seat),
+      onSay: (word) => {
+        menu.open = false;
+        // its own id, never the pending move's: a word neither waits for nor holds up a play
+        sendFrame({ type: "command", id: commandId(), command: { type: "talk", seat: s.seat, talk: word } });
+      },
+      onMute: (seat, hidden) => {
+        s.talkHidden = setMutedSeat(localStorage, tableId, seat, hidden);
+        if (hidden) s.talkShown.delete(seat);
+        renderAll();
+      },
+    });
+    menu.open = open;
+    clear(talkHost, menu);
   }
 
   /** The sounds and the motion of what happened. */
@@ -801,6 +872,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       bigKinds: s.bigKinds,
       handNote: s.handNote,
       offline: !s.connected, // no socket: what the server's clocks say now is not known here
+      talk: talkBubbles(),
     };
   }
 
@@ -934,6 +1006,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     renderSheet();
     document.body.dataset.myTurn = isMyTurn() ? "1" : "";
     renderAuto();
+    renderTalk();
     layoutHand(true); // with everything else drawn: do whole rows of cards still fit?
     // a hand of another size is measured again once the browser has drawn it: the board is
     // patched in place now, and a size read while it settled stayed (CI: 16 cards in "one row")
@@ -1327,6 +1400,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.ws?.close();
       seatEngine?.drop();
       delete window.paiju.table;
+      talkHost.replaceChildren();
       document.body.dataset.myTurn = "";
     },
     rerender,
