@@ -1,10 +1,12 @@
 """What the browser tests of the games with an auction share (板子炮, 打拱, 打棒): the page's state
 and when my turn is drawn, the record of a hand as the pages showed it, the frames a page
-received, and the screenshots at both widths."""
+received, the screenshots at both widths, and the 记牌器 read at my first turn of play (every
+game's tests)."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,10 @@ from typing import Any
 from e2e.conftest import WIDTHS, Watch
 from e2e.stack import Stack, wait_until
 from e2e.test_play import Played
+from paiju import api
+from paiju.cards import card_codes
+from paiju.registry import get_game
+from paiju.tracker import rank_key
 
 STATE = "window.paiju.table.state"
 # my turn as drawn, with its moves listed (the page's state runs ahead of what it has drawn while
@@ -92,3 +98,37 @@ def frames_of(watch: Watch, table: str) -> list[dict[str, Any]]:
     """The state frames a page received from one table (a page may have followed others)."""
     frames = (json.loads(f) for f in watch.received if '"state"' in f)
     return [f for f in frames if f.get("type") == "state" and f.get("table") == table]
+
+
+TRACKER_PANEL = """() => ({
+    complete: document.querySelector('#tracker')?.dataset.complete === '1',
+    counts: Object.fromEntries([...document.querySelectorAll('#tracker li[data-rank]')]
+        .map((li) => [li.dataset.rank, Number(li.querySelector('.tracker-left').textContent)])),
+})"""
+
+
+def tracker_counts_every_unseen_card(page: Any) -> None:
+    """The 记牌器 at my first turn of a hand's play, as a seat present from the deal has it: marked
+    complete, and for every rank the cards of the pack neither in my hand nor played (at my first
+    turn every card played this hand is still on the table: no trick or round has closed without
+    me). Opened, read and closed again, so that whatever is checked next sees the table as it
+    was."""
+    view = state(page)["view"]
+    config = api.make_config(view["game"], view["variant"], view["players"])
+    pack = Counter(rank_key(code) for code in card_codes(get_game(config.game).pack(config)))
+    mine = Counter(rank_key(code) for code in view["hand"])
+    played = Counter(rank_key(c) for action in view.get("actions") or [] if action for c in action)
+    truth = {rank: pack[rank] - mine[rank] - played[rank] for rank in pack}
+    page.click("#tracker-toggle")
+    seen: list[dict[str, Any]] = []
+
+    def right() -> bool:
+        seen.append(page.evaluate(TRACKER_PANEL))
+        return bool(seen[-1]["complete"]) and seen[-1]["counts"] == truth
+
+    try:
+        wait_until(right, 15, f"the 记牌器 of {view['game']} complete and right")
+    except TimeoutError as exc:
+        raise AssertionError(f"{exc}: shown {seen[-1]}, truth {truth}") from None
+    page.click("#tracker-toggle")
+    page.wait_for_selector("#tracker", state="hidden")

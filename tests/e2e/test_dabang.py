@@ -51,6 +51,7 @@ from e2e.pages import (
     server_moves,
     shoot_both,
     state,
+    tracker_counts_every_unseen_card,
     watch,
 )
 from e2e.stack import UNTIMED, Stack, open_lobby, sit_as, wait_until
@@ -441,6 +442,8 @@ def test_a_whole_hand_is_declared_buried_and_played(
             continue
         assert view["phase"] == "play", view["phase"]
         shown = check_spectator(page, watcher)
+        if not played.turns:  # my first turn of play: the 记牌器 has seen the whole hand
+            tracker_counts_every_unseen_card(page)
         if view["phase"] not in seen and view["lead"] is not None:
             seen.add(view["phase"])
             checked(page, artifacts, "dabang-play", problems)

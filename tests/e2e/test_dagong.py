@@ -30,6 +30,7 @@ from e2e.pages import (
     frames_of,
     shoot_both,
     state,
+    tracker_counts_every_unseen_card,
     watch,
 )
 from e2e.stack import UNTIMED, Stack, sit_as, wait_until
@@ -147,6 +148,8 @@ def play_out(
         moment = moment_to_check(page, phase, checked) if problems is not None else None
         if moment and problems is not None:
             check_fits(page, artifacts, f"dagong-tongshan-{moment}", problems)
+            if moment == "play":  # my first turn of play: the 记牌器 has seen the whole hand
+                tracker_counts_every_unseen_card(page)
         hand.phases.append(phase)
         if phase == "declare":
             bid(page, hand, choice="budu")

@@ -20,6 +20,7 @@ import pytest
 
 from e2e.conftest import Browsers
 from e2e.pages import Hand as BidHand
+from e2e.pages import tracker_counts_every_unseen_card
 from e2e.stack import Stack, open_lobby
 from e2e.test_banzipao import bid, call, table_where_i_deal
 from e2e.test_play import Played, diagnose, take_turn
@@ -167,6 +168,7 @@ def play_to_sheet(
             check_fits(page, artifacts, f"{name}-{moment}", problems)
             if moment == "play":
                 drag_on_a_phone(page, problems)
+                tracker_counts_every_unseen_card(page)
         if phase == "bid":
             bid(page, hand)
         elif phase == "call":
