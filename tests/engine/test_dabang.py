@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from paiju import api, client, fairness, registry, terminal
+from paiju import api, bots, client, fairness, registry, terminal
 from paiju.cards import BIG_JOKER, SMALL_JOKER, Hand, format_cards, parse_cards
 from paiju.errors import RuleError
 from paiju.games.dabang import GAME
@@ -49,7 +49,7 @@ from paiju.protocol import (
 )
 from paiju.results import LevelsAndBlood
 from paiju.selfcheck import check_cards_conserved, checked_random_game
-from paiju.simulate import hand_seed, play_game, random_chooser
+from paiju.simulate import hand_seed, play_game, random_chooser, table_command
 from paiju.table import copy_with
 
 registry.register(GAME)
@@ -524,6 +524,24 @@ def test_the_dealer_s_previous_player_pays_his_biggest_non_point_cards() -> None
     assert s.hands[1] == tuple(
         sorted(cards("5S 5S 5S 9S AS") + s.rest + cards("3H 4H 6S 6D 7C 8D 9D TD"))
     )
+
+
+def test_the_blood_a_hand_owes_is_shown_once_it_is_scored_and_not_while_it_is_drunk() -> None:
+    """The view's 下局血数 (``blood_next``) is the next hand's blood: shown between the hands (with
+    the sheet), never while a hand is played, when its blood was this hand's and is paid already
+    (本局喝血张数, ``tribute_paid``)."""
+    t = later_hand(blood=2)
+    t.say("pass", "pass", "pass", "pass")
+    view = GAME.view(t.state, 0)
+    assert view["tribute_paid"] == 2 and view["blood_next"] is None
+    state = GAME.initial_state(GAME.config(hands=2))
+    while not GAME.between_hands(state):  # a first hand played by the bots, to its sheet
+        seat = GAME.to_move(state)
+        command = table_command(state, "blood") if seat is None else bots.choose(state, seat)
+        assert command is not None
+        state, _ = GAME.apply(state, command)
+    assert GAME.view(state, None)["blood_next"] == state.blood
+    assert any(r.reason == "blood" for r in state.last_hand.results) == (state.blood > 0)
 
 
 def test_no_point_card_is_paid() -> None:

@@ -302,6 +302,9 @@ class Dabang(TrickGame[DabangState]):
             "ganguo": "yes" if state.ganguo else "no",
             "tribute_paid": state.tribute,
             "blood": state.blood,
+            # the blood the next hand owes, once this hand is scored: while a hand is played its
+            # blood is already drunk (tribute_paid), and "next hand" would be the one after
+            "blood_next": state.blood if self.between_hands(state) else None,
             "exchanges": [list(e) for e in state.exchanges],
             "picking": state.picking,
             "first_dealer": state.first_dealer if state.dealer is None else None,

@@ -162,7 +162,7 @@ WORDS = merged(
             "trump": ("主花色", "trump suit"),
             "hunpai": ("混牌（级牌）", "level rank"),
             "tribute_paid": ("本局喝血张数", "tribute cards this hand"),
-            "blood": ("下局血数", "blood owed next hand"),
+            "blood_next": ("下局血数", "blood owed next hand"),
             "ganguo": ("干锅", "干锅 (kitty not exchanged)"),
             "picking": ("还要捡的底牌张数", "kitty cards still to take back"),
         },
@@ -191,6 +191,8 @@ WORDS = merged(
         },
         hidden={
             "attack_points": "the attackers' points: their side's points (side_points)",
+            "blood": "the blood owed, as the state holds it: shown as blood_next once the hand is "
+            "scored, and as tribute_paid while the hand that drinks it is played",
             "declaration": "the declaration on top: its badge in the auction (bids)",
             "exchanges": "who buried how many jokers for kitty cards",
             "match_winner": "the side that won the match",
