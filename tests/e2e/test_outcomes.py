@@ -6,8 +6,9 @@ the catalogue's words) draw what a seat or a spectator would be shown.
   ``hand_ended``: its scores, payment lines and result lines, and the game's own figures per seat)
   and each is labelled with the game's words, never a code.
 - 打棒's 喝血: the seat that gives blood sees on its seat which cards went (its biggest non-point
-  cards, to the dealer) and which came back (the dealer's lowest), by name, at both sizes
-  (``outcome-blood-*.png``); the dealer sees the tribute come with the kitty.
+  cards, to the dealer) and which came back (the dealer's lowest), by name, and the centre says
+  who paid the dealer, at both sizes (``outcome-blood-*.png``); the dealer sees the tribute come
+  with the kitty.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ DRAW_NOTE = """async ([before, after, words, me]) => {
   return {
     went: note?.querySelector('.hand-went')?.textContent ?? null,
     came: note?.querySelector('.hand-came')?.textContent ?? null,
+    payer: host.querySelector("li[data-key='tribute_payer']")?.textContent ?? null,
+    dealer: [...host.querySelectorAll('.seat')].filter((s) => s.textContent.includes('庄'))
+      .map((s) => Number(s.dataset.seat)),
   };
 }"""
 
@@ -176,6 +180,9 @@ def test_the_seat_that_gives_blood_sees_what_went_and_what_came_back(
     assert seen["went"].startswith("交出：") and seen["came"].startswith("收到："), seen
     assert sorted(seen["went"].removeprefix("交出：").split()) == names(went)
     assert sorted(seen["came"].removeprefix("收到：").split()) == names(came)
+    # to and from whom: the centre names the payer, the dealer wears his badge
+    assert seen["payer"] == f"向庄家进贡：{NAMES[payer]}（你）", seen
+    assert seen["dealer"] == [dealer], seen
     shoot_both(page, artifacts, "outcome-blood")
 
     # the dealer: the tribute came with the kitty, and his lowest cards went back (a card of the

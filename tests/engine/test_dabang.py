@@ -534,6 +534,7 @@ def test_the_blood_a_hand_owes_is_shown_once_it_is_scored_and_not_while_it_is_dr
     t.say("pass", "pass", "pass", "pass")
     view = GAME.view(t.state, 0)
     assert view["tribute_paid"] == 2 and view["blood_next"] is None
+    assert view["tribute_payer"] == 0 and view["dealer"] == 1  # who paid whom: 上家 to 庄家
     state = GAME.initial_state(GAME.config(hands=2))
     while not GAME.between_hands(state):  # a first hand played by the bots, to its sheet
         seat = GAME.to_move(state)

@@ -301,6 +301,10 @@ class Dabang(TrickGame[DabangState]):
             "flipped": card_codes(state.flipped),
             "ganguo": "yes" if state.ganguo else "no",
             "tribute_paid": state.tribute,
+            # who paid it (the dealer's 上家, "庄家的上家应向庄家进贡"): the dealer wears his badge
+            "tribute_payer": (state.dealer - 1) % state.config.players
+            if state.tribute and state.dealer is not None
+            else None,
             "blood": state.blood,
             # the blood the next hand owes, once this hand is scored: while a hand is played its
             # blood is already drunk (tribute_paid), and "next hand" would be the one after

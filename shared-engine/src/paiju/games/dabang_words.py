@@ -158,6 +158,7 @@ WORDS = merged(
             "declarer": ("亮主", "Declared"),
             "first_dealer": ("随机庄家", "Dealer by lot"),
         },
+        seat_facts={"tribute_payer": ("向庄家进贡", "paid the dealer his tribute")},
         facts={
             "trump": ("主花色", "trump suit"),
             "hunpai": ("混牌（级牌）", "level rank"),
