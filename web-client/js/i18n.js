@@ -102,7 +102,10 @@ const STRINGS = {
   disconnected: ["连接中断，正在重连…", "Disconnected, reconnecting…"],
   offlineTurn: ["连接中断：重连后才能出牌（时间到了将由托管代打）", "Disconnected: you can play once reconnected (when your time runs out, auto-play takes over)"],
   connecting: ["正在连接…", "Connecting…"],
-  engineLoadingCheck: ["引擎加载中，稍候即可出牌", "The engine is loading; you can play in a moment"],
+  engineLoadingCheck: [
+    "规则引擎加载中：选中合法的牌即可出，提示和原因稍后就到",
+    "The rules engine is loading: a legal selection can be played; hints and reasons come in a moment",
+  ],
   callPick: ["选一张牌", "Pick a card"],
   tableNotFound: ["没有这张牌桌", "There is no such table"],
   lastPlayOf: ["{name} 出的牌", "{name}'s play"],

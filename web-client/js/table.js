@@ -27,6 +27,7 @@ import { clockText } from "./clock.js";
 import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
 import { leaveMatchButton, rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable, scoreTableHost } from "./scores.js";
+import { playOf } from "./moves.js";
 import { callsOf, freshTalk, mutedSeats, setMutedSeat } from "./talk.js";
 import { BUBBLE_MS, bubbleOf, talkMenu } from "./talkmenu.js";
 import { say, toast } from "./ui.js";
@@ -477,14 +478,17 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   }
 
   /** The engine's part of a frame: rebuild my state from the view, list my legal moves, order
-   * my hand the game's way. Until the engine is ready the frame is shown as it came (unordered,
-   * nothing playable); when it becomes ready, the latest view goes through here again. */
+   * my hand the game's way. Until the engine is ready the frame is shown as it came (unordered)
+   * and my legal moves are the server's (the frame's `moves`): the words are buttons, a pass and
+   * a selection that is one of its plays can be sent, so my clock never runs down while the
+   * engine loads; when it becomes ready, the latest view goes through here again. */
   async function engineWork(view, handChanged) {
     s.moves = [];
     s.passCheck = null;
     if (!seatEngine || engine.stage !== "ready") {
       s.hand = view.hand ? [...view.hand] : [];
       s.openHands = view.hands ?? null;
+      s.moves = view.seat !== null && s.settled ? [...(s.serverMoves ?? [])] : [];
       return;
     }
     try {
@@ -703,8 +707,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       renderControls();
       return;
     }
-    if (engine.stage !== "ready") {
-      s.check = { ok: false, error: null, loading: true };
+    if (engine.stage !== "ready") { // the server's plays answer until the engine can say why not
+      const play = playOf(s.moves, cards);
+      s.check = play ? { ok: true, command: play, kind: null } : { ok: false, error: null, loading: true };
       renderControls();
       return;
     }
@@ -1144,8 +1149,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       layoutHand();
     }
     const canPass = mine && s.moves.some((m) => m.type === "pass");
-    playBtn.disabled = !(mine && ready && !s.pending && !offline && s.check?.ok === true);
-    passBtn.disabled = !(mine && ready && !s.pending && !offline && canPass);
+    // before the engine is ready, the moves and the check are the server's: acting waits for nothing
+    playBtn.disabled = !(mine && !s.pending && !offline && s.check?.ok === true);
+    passBtn.disabled = !(mine && !s.pending && !offline && canPass);
     // the game has no pass here at all (nor, while the table deals or scores, in its play)
     passBtn.hidden = (!!phase && s.passless.has(phase)) || (s.passless.size > 0 && seatToMove(s.view) === null);
     passBtn.title = mine && !canPass && !passBtn.hidden && s.passCheck?.error ? both(s.passCheck.error) : "";
@@ -1164,7 +1170,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       text = t("offlineTurn");
       kind = "error";
       code = "disconnected";
-    } else if (mine && !ready) {
+    } else if (mine && !ready && !s.check?.ok && !said.length) {
       text = t("engineLoadingCheck");
     } else if (mine && s.check && s.check.ok === false && s.check.error) {
       text = both(s.check.error);
