@@ -173,6 +173,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     trackerOn: localStorage.getItem("paiju.tracker") === "1",
     flying: null, // the play that just came, to move from its seat to the centre: {seat}
     passless: new Set(), // phases in which the engine knows no pass: 不要 is not shown there
+    working: false, // a frame's engine work is under way: its turn is not mine to act on yet
     talkShown: new Map(), // seat → {word, until}: the words on show at the seats (快捷语)
     talkHidden: mutedSeats(localStorage, tableId), // seats whose talk this person hides
     talkDrawn: "", // what the 快捷语 menu was last drawn for
@@ -483,6 +484,17 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
    * a selection that is one of its plays can be sent, so my clock never runs down while the
    * engine loads; when it becomes ready, the latest view goes through here again. */
   async function engineWork(view, handChanged) {
+    // a render meanwhile (the seats fetched after the deal) must not draw my turn half-made: the
+    // moves of the new view with the hand of the old one (CI on a0adefb, test_sound)
+    s.working = true;
+    try {
+      await workOn(view, handChanged);
+    } finally {
+      s.working = false;
+    }
+  }
+
+  async function workOn(view, handChanged) {
     s.moves = [];
     s.passCheck = null;
     if (!seatEngine || engine.stage !== "ready") {
@@ -499,7 +511,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
         s.moves = info.moves;
         s.tracker = info.tracker ?? null;
         if (s.settled) crossCheck(info.moves, s.serverMoves);
-        if (isMyTurn() && !spokenOf(info.moves).length) {
+        if (myTurnInView() && !spokenOf(info.moves).length) {
           s.passCheck = await seatEngine.check(null);
           if (s.passCheck?.error?.code === "unknown_command") s.passless.add(view.phase);
         }
@@ -670,6 +682,11 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   /** My seat is to move (to play, bid or call: any phase but the table's own) and the table
    * is at rest. */
   function isMyTurn() {
+    return !s.working && myTurnInView();
+  }
+
+  /** The view says my seat is to move, whether or not its frame's engine work is done. */
+  function myTurnInView() {
     return !!s.view && s.settled && s.seat !== null && seatToMove(s.view) === s.seat;
   }
 
