@@ -603,7 +603,16 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     return out;
   }
 
-  /** The 快捷语 menu in the head: drawn again only when what it offers changes (an open menu
+  /** A click outside the open 快捷语 menu, or Escape, closes it (as a menu does). */
+  function closeTalk(event) {
+    const menu = talkHost.querySelector("details");
+    if (!menu?.open) return;
+    if (event.type === "keydown" ? event.key === "Escape" : !menu.contains(event.target)) menu.open = false;
+  }
+  document.addEventListener("click", closeTalk);
+  document.addEventListener("keydown", closeTalk);
+
+  /** The 快捷语 menu in the top bar: drawn again only when what it offers changes (an open menu
    * stays open). */
   function renderTalk() {
     const canSay = s.seat !== null && !!s.token && s.connected && s.view?.phase !== "over";
@@ -1417,6 +1426,8 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.dead = true;
       handResize.disconnect();
       window.removeEventListener("resize", screenResized);
+      document.removeEventListener("click", closeTalk);
+      document.removeEventListener("keydown", closeTalk);
       stopEngineWatch();
       clearInterval(clocks);
       clearInterval(waitingTimer);
