@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,8 @@ import websockets
 
 from paiju_services import memory
 from paiju_services.backoff import Backoff
+from paiju_services.config import Settings
+from paiju_services.gateway.static import StaticFiles
 from paiju_services.ports import free_port
 
 RESEND = Backoff(base=0.3, cap=5.0)  # the web client's (web-client/js/backoff.js)
@@ -69,6 +72,19 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # --- the system under load ---------------------------------------------------------------------
+
+
+def warm_static_cache(settings: list[str], timeout: float = 900.0) -> None:
+    """Every compressed copy the system's gateway would make (in its cache folder, at its brotli
+    quality: the defaults, ``var/static/`` at 11, unless ``settings`` name others), made before
+    it starts: a run is shorter than the brotli copy of a changed Pyodide or wheel, so each run's
+    gateway started that copy again in the background and was stopped before it ended, and the
+    run counted it as the gateway's CPU per move (bench/profile.py: brotli was 58% of the
+    gateway's busy samples). Once per content: a warm cache costs the hashing only."""
+    given = tomllib.loads("\n".join(settings))
+    cache = {k: given[k] for k in ("static_cache", "brotli_quality") if k in given}
+    if not StaticFiles.of(Settings(**cache)).make_every_copy(timeout):
+        raise SystemExit(f"the static copies were not made in {timeout:.0f}s")
 
 
 @dataclass
@@ -95,6 +111,7 @@ class System:
 
     @classmethod
     def start(cls, copies: int, settings: list[str]) -> System:
+        warm_static_cache(settings)
         folder = Path(tempfile.mkdtemp(prefix="paiju-load-"))
         nats_port, monitor_port, http_port = free_port(), free_port(), free_port()
         conf = folder / "nats.conf"

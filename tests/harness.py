@@ -93,15 +93,8 @@ def warm_static_cache(timeout: float = 600.0) -> None:
     settings = Settings(static_cache=STATIC_CACHE, brotli_quality=BROTLI_QUALITY)
     if settings.static_cache in _warmed:
         return
-    files = StaticFiles(
-        pyodide=settings.pyodide,
-        wheels=settings.wheels,
-        web_client=settings.web_client,
-        cache=settings.static_cache,
-        brotli_quality=settings.brotli_quality,
-    )
-    files.store.prepare([folder.root for folder in files.folders.values()])
-    if not files.store.settle(timeout):
+    files = StaticFiles.of(settings)
+    if not files.make_every_copy(timeout):
         raise TimeoutError(f"the static copies were not made in {timeout:.0f}s")
     _warmed.add(settings.static_cache)
 

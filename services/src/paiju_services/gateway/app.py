@@ -147,13 +147,7 @@ def create_app(settings: Settings) -> Litestar:
         table_socket,
     ]
     # Pyodide, the wheel and the web client: compressed once, revalidated by ETag (static.py)
-    statics = static.StaticFiles(
-        pyodide=settings.pyodide,
-        wheels=settings.wheels,
-        web_client=settings.web_client,
-        cache=settings.static_cache,
-        brotli_quality=settings.brotli_quality,
-    )
+    statics = static.StaticFiles.of(settings)
     handlers += statics.routers()
     if not statics.has_web_client:
         handlers.append(Router(path="/", route_handlers=[placeholder]))

@@ -48,6 +48,7 @@ from litestar.response.base import ASGIResponse
 from litestar.response.file import ASGIFileResponse
 from litestar.router import Router
 
+from paiju_services.config import Settings
 from paiju_services.gateway.precompressed import Precompressed, walk
 
 REVALIDATE = "no-cache"  # keep it, but ask with If-None-Match before each use
@@ -250,6 +251,25 @@ class StaticFiles:
             for prefix, directory, html, versioned in mounts
             if Path(directory).is_dir() and (not html or (Path(directory) / "index.html").is_file())
         }
+
+    @classmethod
+    def of(cls, settings: Settings) -> StaticFiles:
+        """The static folders and cache the settings name (the gateway's, a test stack's)."""
+        return cls(
+            pyodide=settings.pyodide,
+            wheels=settings.wheels,
+            web_client=settings.web_client,
+            cache=settings.static_cache,
+            brotli_quality=settings.brotli_quality,
+        )
+
+    def make_every_copy(self, timeout: float) -> bool:
+        """Every compressed copy the gateway would make, made now, to the end (a gateway started
+        on this cache then compresses nothing in the background); False if not all were made
+        within ``timeout`` seconds. For a short-lived gateway (a test stack, a bench run), which
+        would otherwise spend its life on Pyodide's brotli copy and be stopped before it ends."""
+        self.store.prepare([folder.root for folder in self.folders.values()])
+        return self.store.settle(timeout)
 
     @property
     def has_web_client(self) -> bool:
