@@ -64,16 +64,20 @@ RANKS = "3456789TJQKA2"
 # --- pages and tables ---------------------------------------------------------------------------
 
 
-def table_where_i_deal(stack: Stack, page: Any, attempts: int = 60) -> str:
+def table_where_i_deal(
+    stack: Stack,
+    page: Any,
+    attempts: int = 60,
+    clock: dict[str, int] = UNTIMED,
+    options: dict[str, Any] | None = None,
+) -> str:
     """A four-seat table with me in seat 0 and bots in the others, dealt so that I hold ♠7 (the
     dealer speaks first: the auction waits for me) and without a 天牌. A deal that does not fit is
-    left as it is (its bots wait for seat 0). The page opens the table with my seat's token, as
-    if this browser had created it."""
+    left as it is (its bots wait for seat 0; with a ``clock``, 托管 plays the absent seat out). The
+    page opens the table with my seat's token, as if this browser had created it."""
+    body = {"game": GAME, "variant": "guizhou", "players": 4, "clock": clock}
     for _ in range(attempts):
-        table = stack.api(
-            "/api/tables",
-            {"game": GAME, "variant": "guizhou", "players": 4, "clock": UNTIMED},
-        )["id"]
+        table = stack.api("/api/tables", body | {"options": options or {}})["id"]
         joined = stack.api(
             f"/api/tables/{table}/seats",
             {"name": "测试玩家", "seat": 0, "seed": secrets.token_hex(16)},

@@ -8,42 +8,16 @@ Screenshots: ``engine-late-bid-390.png`` and ``-1280.png``."""
 from __future__ import annotations
 
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 
 from e2e.conftest import Browsers
-from e2e.pages import STATE, dealt_view, frames_of, shoot_both, state
-from e2e.stack import Stack, sit_as
+from e2e.pages import STATE, frames_of, shoot_both, state
+from e2e.stack import Stack
+from e2e.test_banzipao import table_where_i_deal
 
 CLOCK = {"play": 30, "bid": 20, "bury": 60, "continue": 15}
 ENGINE = "document.body.dataset.engine"
-
-
-def table_where_i_bid_first(stack: Stack) -> tuple[str, str]:
-    """A 板子炮 table with me in seat 0 (not yet opened) and bots in the others, dealt so that I
-    hold ♠7 and speak first; a deal that does not fit is left to its clock (one hand: 托管 plays
-    the absent seat out). The table and my seat's token."""
-    for _ in range(40):
-        table = stack.api(
-            "/api/tables",
-            {
-                "game": "banzipao",
-                "variant": "guizhou",
-                "players": 4,
-                "clock": CLOCK,
-                "options": {"hands": 1},
-            },
-        )["id"]
-        token = stack.api(
-            f"/api/tables/{table}/seats",
-            {"name": "慢手机", "seat": 0, "seed": secrets.token_hex(16)},
-        )["token"]
-        stack.api(f"/api/tables/{table}/bots", {})
-        view = dealt_view(stack, table)
-        if view["phase"] == "bid" and view["dealer"] == 0:
-            return str(table), str(token)
-    raise AssertionError("no deal in 40 made seat 0 speak first")
 
 
 def test_a_bid_is_made_from_the_server_s_moves_before_the_engine_is_ready(
@@ -58,8 +32,8 @@ def test_a_bid_is_made_from_the_server_s_moves_before_the_engine_is_ready(
     page.context.route(re.compile(r".*/engine\.snapshot$"), hold)
     page.goto(stack.url)
     page.wait_for_selector(".game-card")
-    table, token = table_where_i_bid_first(stack)
-    sit_as(page, stack, table, 0, token)
+    # one hand: a deal that does not fit is played out by 托管 on its clock
+    table = table_where_i_deal(stack, page, clock=CLOCK, options={"hands": 1})
 
     page.wait_for_selector("#speak[data-type='bid'] button[data-bid]")
     assert page.evaluate(ENGINE) != "ready" and held, "the engine was held back"

@@ -28,9 +28,9 @@ import { catalog, gameName, houseRulesText, variantName, variantOf } from "./lob
 import { leaveMatchButton, rematchControls, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable, scoreTableHost } from "./scores.js";
 import { playOf } from "./moves.js";
-import { callsOf, freshTalk, mutedSeats, setMutedSeat } from "./talk.js";
-import { BUBBLE_MS, bubbleOf, talkMenu } from "./talkmenu.js";
-import { say, toast } from "./ui.js";
+import { callsOf } from "./talk.js";
+import { TableTalk } from "./talkmenu.js";
+import { toast } from "./ui.js";
 import { auctionWords, cardWord, helpText, kindName, spoken, turnLine, wordsOf } from "./words.js";
 
 // docs/services.md: resend with the same id, backing off (overloaded: not before its retry_after)
@@ -174,9 +174,6 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     flying: null, // the play that just came, to move from its seat to the centre: {seat}
     passless: new Set(), // phases in which the engine knows no pass: 不要 is not shown there
     working: false, // a frame's engine work is under way: its turn is not mine to act on yet
-    talkShown: new Map(), // seat → {word, until}: the words on show at the seats (快捷语)
-    talkHidden: mutedSeats(localStorage, tableId), // seats whose talk this person hides
-    talkDrawn: "", // what the 快捷语 menu was last drawn for
   };
   let seatEngine = null;
   let finalScores = null; // the match-over sheet's score table (fetched once)
@@ -188,9 +185,14 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
   const title = h("h1.table-title");
   const sub = h("p.table-sub");
   const conn = h("span.conn", { role: "status" });
-  // the 快捷语 menu sits in the top bar (index.html's #page-tools) while the table is open: it
-  // takes no room from the table, whose hand and controls must fit a phone's screen
-  const talkHost = $("#page-tools") ?? h("span");
+  // table talk: the 快捷语 menu sits in the top bar (index.html's #page-tools) while the table is
+  // open, so it takes no room from the table, whose hand and controls must fit a phone's screen
+  const talk = new TableTalk($("#page-tools") ?? h("span"), tableId, {
+    words: () => wordsOf(s.game),
+    name: (seat) => seatName(ctx(), seat),
+    send: (word) => sendFrame({ type: "command", id: commandId(), command: { type: "talk", seat: s.seat, talk: word } }),
+    redraw: () => renderAll(),
+  });
   const backLink = h("a.back", { href: "#/" }, `← ${t("backToLobby")}`);
   const head = h(
     "div.table-head",
@@ -468,13 +470,10 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     await engineWork(view, handChanged);
     if (s.view !== view) return; // a newer frame is being handled
     const news = whatHappened(previous, view);
-    hearTalk(previous, view);
+    talk.hear(previous, view);
     renderAll();
     s.wasMyTurn = isMyTurn();
-    announce(news, wasMyTurn);
-    for (const call of callsOf(previous, view, news)) {
-      speak(call.kind ? kindName(wordsOf(s.game), call.kind) : t({ beat: "callBeat", pass: "pass", one: "announceOne" }[call.call]), getLang());
-    }
+    announce(news, wasMyTurn, previous, view);
     await validate();
   }
 
@@ -576,75 +575,18 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     return out;
   }
 
-  // --- table talk (快捷语) ------------------------------------------------------------------------
-  /** The words said since the last frame, on their seats for BUBBLE_MS (and heard, and told to a
-   * screen reader), unless this person hides that seat's talk. */
-  function hearTalk(previous, view) {
-    const now = Date.now();
-    for (const [seat, word] of freshTalk(previous, view)) {
-      const bubble = bubbleOf(wordsOf(s.game), word);
-      if (!bubble || s.talkHidden.has(seat)) continue;
-      s.talkShown.set(seat, { word, until: now + BUBBLE_MS });
-      say(t("talkSaid", { name: seatName(ctx(), seat), text: bubble.text }));
-      speak(bubble.spoken, getLang());
-      setTimeout(() => {
-        if (!s.dead && (s.talkShown.get(seat)?.until ?? Infinity) <= Date.now()) {
-          s.talkShown.delete(seat);
-          renderAll();
-        }
-      }, BUBBLE_MS + 50);
-    }
-  }
-
-  /** The words on show, seat → {text, emote}, for the board. */
-  function talkBubbles() {
-    const out = {};
-    for (const [seat, { word }] of s.talkShown) out[seat] = bubbleOf(wordsOf(s.game), word);
-    return out;
-  }
-
-  /** A click outside the open 快捷语 menu, or Escape, closes it (as a menu does). */
-  function closeTalk(event) {
-    const menu = talkHost.querySelector("details");
-    if (!menu?.open) return;
-    if (event.type === "keydown" ? event.key === "Escape" : !menu.contains(event.target)) menu.open = false;
-  }
-  document.addEventListener("click", closeTalk);
-  document.addEventListener("keydown", closeTalk);
-
-  /** The 快捷语 menu in the top bar: drawn again only when what it offers changes (an open menu
-   * stays open). */
+  /** The 快捷语 menu: its words for a seated player whose socket is open, and a switch to hide
+   * each other person's talk. */
   function renderTalk() {
-    const canSay = s.seat !== null && !!s.token && s.connected && s.view?.phase !== "over";
     const kinds = kindsOf();
-    const others = (s.view ? [...Array(s.view.players).keys()] : []).filter((seat) => seat !== s.seat && kinds[seat] !== "bot");
-    const drawn = JSON.stringify([canSay, others.map((seat) => seatName(ctx(), seat)), [...s.talkHidden], getLang()]);
-    if (drawn === s.talkDrawn) return;
-    s.talkDrawn = drawn;
-    const open = !!talkHost.querySelector("details")?.open;
-    const menu = talkMenu({
-      words: wordsOf(s.game),
-      seats: others,
-      canSay,
-      muted: s.talkHidden,
-      name: (seat) => seatName(ctx(), seat),
-      onSay: (word) => {
-        menu.open = false;
-        // its own id, never the pending move's: a word neither waits for nor holds up a play
-        sendFrame({ type: "command", id: commandId(), command: { type: "talk", seat: s.seat, talk: word } });
-      },
-      onMute: (seat, hidden) => {
-        s.talkHidden = setMutedSeat(localStorage, tableId, seat, hidden);
-        if (hidden) s.talkShown.delete(seat);
-        renderAll();
-      },
+    talk.render({
+      canSay: s.seat !== null && !!s.token && s.connected && s.view?.phase !== "over",
+      others: (s.view ? [...Array(s.view.players).keys()] : []).filter((seat) => seat !== s.seat && kinds[seat] !== "bot"),
     });
-    menu.open = open;
-    clear(talkHost, menu);
   }
 
-  /** The sounds and the motion of what happened. */
-  function announce(news, wasMyTurn) {
+  /** The sounds, the calls spoken and the motion of what happened. */
+  function announce(news, wasMyTurn, previous, view) {
     if (news.plays.length) {
       sound(news.big ? "bomb" : "play");
       flyToCentre(s.view?.lead?.seat);
@@ -653,6 +595,9 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
     }
     if (news.ended) sound("end");
     else if (isMyTurn() && !wasMyTurn) sound("turn");
+    for (const call of callsOf(previous, view, news)) {
+      speak(call.kind ? kindName(wordsOf(s.game), call.kind) : t({ beat: "callBeat", pass: "pass", one: "announceOne" }[call.call]), getLang());
+    }
   }
 
   /** The play on top of the trick moves from its seat to the centre (unless motion is reduced). */
@@ -903,7 +848,7 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       bigKinds: s.bigKinds,
       handNote: s.handNote,
       offline: !s.connected, // no socket: what the server's clocks say now is not known here
-      talk: talkBubbles(),
+      talk: talk.bubbles(),
     };
   }
 
@@ -1426,15 +1371,13 @@ export function mountTable(root, tableId, { watch = false, query = null } = {}) 
       s.dead = true;
       handResize.disconnect();
       window.removeEventListener("resize", screenResized);
-      document.removeEventListener("click", closeTalk);
-      document.removeEventListener("keydown", closeTalk);
       stopEngineWatch();
       clearInterval(clocks);
       clearInterval(waitingTimer);
       s.ws?.close();
       seatEngine?.drop();
       delete window.paiju.table;
-      talkHost.replaceChildren();
+      talk.drop();
       document.body.dataset.myTurn = "";
     },
     rerender,

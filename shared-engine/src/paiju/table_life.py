@@ -121,9 +121,7 @@ def _decide_talk(game: Decider[Any], state: TableState, command: Talk) -> list[E
     ``TALK_MOST`` times in the last ``TALK_WINDOW`` events."""
     if state.phase == "over":
         raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
-    if not 0 <= command.seat < state.config.players:
-        raise RuleError("unknown_seat", seat=command.seat)
-    if command.seat in state.left:
+    if command.seat in state.left:  # (a seat not at the table: ``Decider.decide`` refused it)
         raise RuleError("seat_left")
     if command.talk not in game.words.commands.get("talk", {}):
         raise RuleError("unknown_talk", talk=str(command.talk)[:20])

@@ -78,7 +78,7 @@ class TurnOffers:
         if again:
             if table.table_id in self.retries:
                 return  # a failed offer is being made again already
-            waiting = self._waiting(table)
+            waiting = self._waiting(table.table_id, version)
             if waiting >= TURN_REOFFER:
                 if await self.writer.store.last_seq(table.table_id) != table.last_seq:
                     await self.writer.reload(table)  # behind (a copy that does not hold the table)
@@ -112,15 +112,14 @@ class TurnOffers:
             if not again and attempt < OFFER_RETRIES:
                 self._later(table.table_id, version, attempt + 1)
 
-    def _waiting(self, table: TableLog) -> float:
-        """Seconds this copy has seen the bot's turn at ``table``'s version waiting."""
+    def _waiting(self, table_id: str, version: int) -> float:
+        """Seconds this copy has seen the bot's turn that began at ``version`` waiting."""
         now = time.time()
-        version = wait_version(table.events)
-        seen = self.turns.get(table.table_id)
+        seen = self.turns.get(table_id)
         if seen is None or seen[0] != version:
             if len(self.turns) > 4 * self.writer.settings.cache_tables:
                 self.turns.clear()  # bounded: forgetting only delays a re-offer
-            self.turns[table.table_id] = seen = (version, now)
+            self.turns[table_id] = seen = (version, now)
         return now - seen[1]
 
     def _later(self, table_id: str, version: int, attempt: int) -> None:
