@@ -218,7 +218,7 @@ class Responder:
         """Serve ``subject`` in the queue group, or (``queue`` false) this copy alone. ``shed``:
         refused past the responder's bounds. ``keyless``: a request without a reply key is
         answered in clear (only for answers that hold nothing: the health checks); else it is
-        refused."""
+        refused. Returns once the server has the subscription."""
 
         async def on_msg(msg: Msg) -> None:
             arrived = time.monotonic()
@@ -235,6 +235,9 @@ class Responder:
 
         group = self.queue if queue else ""
         self.subs.append(await self.nc.subscribe(subject, queue=group, cb=on_msg))
+        # the server has the subscription once this returns: a service that says it is ready
+        # is asked (a SUB still in the client's buffer meets a request with "no responders")
+        await self.nc.flush()
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self.in_flight -= 1
