@@ -76,7 +76,7 @@ lint: $(STAMP) $(NODE_STAMP)
 
 typecheck: $(STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
-	cd web-client && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json
+	cd web-client && node_modules/.bin/tsc -p tsconfig.json && node_modules/.bin/tsc -p tsconfig.worker.json && node_modules/.bin/tsc -p tsconfig.sw.json
 
 # Every test in one pytest with WORKERS pytest-xdist workers (WORKERS=0: one process), but those
 # marked `alone`; then those, two at a time (below). Most tests wait (for a deal, a deadline, a

@@ -4,8 +4,9 @@ the engine wheel loaded in the worker), and the time of one local validation of 
 
 - First visit (``first_visit_section``): bytes on the wire and page load → "engine ready", on a
   cold visit (a new browser profile: empty HTTP cache) and a warm one (the same profile, the page
-  reloaded), median over ``VISIT_RUNS`` profiles, beside the targets (cold < 7 MB, warm ready
-  ≤ 3 s) and the figures before the gateway compressed and cached its static files.
+  reloaded once the service worker has kept its offline copy), median over ``VISIT_RUNS``
+  profiles, beside the targets (cold < 7 MB; engine ready ≤ 3 s, cold and warm, with the phases
+  it spends) and the figures before the gateway compressed and cached its static files.
 - One validation: at a real table, on the seat's turn, ``window.paiju.table.benchValidate(N)``
   checks N selections of 1 to 5 cards of the seat's hand one after the other: the round trip
   page → worker (``paiju.client`` rebuilt state, ``decide``) → page, and the part spent in Python.
@@ -37,7 +38,7 @@ VALIDATION_TARGET_MS = 5.0  # median round trip of one validation
 
 VISIT_RUNS = 5  # browser profiles, each visited cold then warm
 COLD_TARGET_BYTES = 7_000_000  # on the wire, a cold visit of the lobby until the engine is ready
-WARM_READY_TARGET_MS = 3000.0  # page load → engine ready, warm cache
+READY_TARGET_MS = 3000.0  # page load → engine ready, a cold and a warm visit (issue 31)
 # Issue 14's figures before the gateway compressed and cached its static files (Pyodide's wasm
 # sent as it is, no caching headers).
 BEFORE_COLD_BYTES = "13.5 MB"
@@ -165,6 +166,10 @@ _ENGINE = """() => ({ready: window.paiju.engine.readyAt, started: window.paiju.e
   parts: window.paiju.engine.timings, python: window.paiju.engine.python})"""
 
 
+_OFFLINE_KEPT = """async () => navigator.serviceWorker.controller !== null
+  && !!(await (await caches.open("paiju-offline")).match("/offline.json#version"))"""
+
+
 def kind_of(url: str) -> str:
     path = urlparse(url).path
     for prefix, kind in (("/pyodide/", "pyodide"), ("/wheels/", "wheel"), ("/api/", "api")):
@@ -227,7 +232,8 @@ def visit(page: Any, url: str, warm: bool) -> dict[str, Any]:
 
 
 def measure_visits(runs: int = VISIT_RUNS) -> dict[str, Any]:
-    """``runs`` browser profiles against one stack, each: a cold visit, then a warm reload.
+    """``runs`` browser profiles against one stack, each: a cold visit, then (once the service
+    worker has kept its offline copy) a warm reload.
 
     A persistent profile in a new folder rather than an incognito-like context: its HTTP cache is
     on disk as a person's is (an in-memory context cache refuses entries of several MB)."""
@@ -254,6 +260,8 @@ def measure_visits(runs: int = VISIT_RUNS) -> dict[str, Any]:
                 version = context.new_cdp_session(page).send("Browser.getVersion")
                 out["chromium"] = version["product"].split("/")[-1]
                 out["cold"].append(visit(page, stack.url, warm=False))
+                # a person's next visit finds the offline copy made (web-client/sw.js)
+                page.wait_for_function(_OFFLINE_KEPT, timeout=180_000, polling=200)
                 out["warm"].append(visit(page, stack.url, warm=True))
             finally:
                 context.close()
@@ -315,13 +323,15 @@ def first_visit_section(bench: Any) -> list[Any]:
     bench.facts["first_visit"] = figures
     cold, warm = figures["cold"], figures["warm"]
     cold_ok = cold["bytes_median"] < COLD_TARGET_BYTES
-    warm_ok = warm["ready_ms_median"] <= WARM_READY_TARGET_MS
+    cold_ready_ok = cold["ready_ms_median"] <= READY_TARGET_MS
+    warm_ok = warm["ready_ms_median"] <= READY_TARGET_MS
     parts = ", ".join(f"{k} {fmt_bytes(v)}" for k, v in cold["by_kind_median"].items())
     largest = ", ".join(f"{path} {fmt_bytes(n)}" for n, path in cold["largest"])
     bench.notes.append(
         f"First visit: Chromium {figures['chromium']} (headless), {figures['runs']} new browser "
         "profiles (a disk HTTP cache each, empty), each loading the lobby until "
-        '`document.body.dataset.engine === "ready"` (cold), then reloading it (warm); medians. '
+        '`document.body.dataset.engine === "ready"` (cold), then, once the service worker has kept '
+        "its offline copy, reloading it (warm); medians. "
         "Bytes on the wire: the `transferSize` (response headers and body as sent: compressed, or "
         "a 304's headers, or 0 from the cache) of every response of the page and its engine "
         f"worker, the navigation included. Cold, by kind: {parts}; the largest: {largest}. "
@@ -367,16 +377,28 @@ def first_visit_section(bench: Any) -> list[Any]:
         ),
         Row(
             "First visit, cold: page load → engine ready (median)",
-            pyodide=fmt_time(cold["ready_ms_median"] / 1000),
-            target=f"reported (before: {BEFORE_READY})",
+            pyodide=f"{fmt_time(cold['ready_ms_median'] / 1000)} ({phases(cold)})",
+            target=f"≤ {READY_TARGET_MS / 1000:g} s (before: {BEFORE_READY}) {mark(cold_ready_ok)}",
+            met=cold_ready_ok,
         ),
         Row(
             "First visit, warm (reload): page load → engine ready (median)",
-            pyodide=fmt_time(warm["ready_ms_median"] / 1000),
-            target=f"≤ {WARM_READY_TARGET_MS / 1000:g} s (before: {BEFORE_READY}) {mark(warm_ok)}",
+            pyodide=f"{fmt_time(warm['ready_ms_median'] / 1000)} ({phases(warm)})",
+            target=f"≤ {READY_TARGET_MS / 1000:g} s (before: {BEFORE_READY}) {mark(warm_ok)}",
             met=warm_ok,
         ),
     ]
+
+
+def phases(figures: dict[str, Any]) -> str:
+    """Where the time to "engine ready" went (medians): before the worker started, Pyodide's
+    start, the wheel's unpacking, the engine's import."""
+    parts = figures["parts_median"]
+    return (
+        f"worker started {figures['started_ms_median'] / 1000:.2f} s, Pyodide "
+        f"{parts['pyodide'] / 1000:.2f} s, wheel {parts['wheel'] / 1000:.2f} s, import "
+        f"{parts['import'] / 1000:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 // The browser code's linter (make lint): ESLint's recommended rules, for the page's modules (a
-// browser), the engine worker (a module worker) and the unit tests (node).
+// browser), the engine worker (a module worker), the service worker and the unit tests (node).
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -13,6 +13,10 @@ export default [
   {
     files: ["js/engine-worker.js"],
     languageOptions: { globals: { ...globals.worker } },
+  },
+  {
+    files: ["sw.js"],
+    languageOptions: { ecmaVersion: 2023, sourceType: "module", globals: { ...globals.serviceworker } },
   },
   {
     files: ["test/**/*.js", "eslint.config.js"],

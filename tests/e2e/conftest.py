@@ -159,11 +159,19 @@ class Browsers:
         self.contexts: list[Any] = []
         self.watches: list[Watch] = []
 
-    def page(self, width: int = WIDTHS["desktop"], height: int = 900) -> tuple[Any, Watch]:
+    def page(
+        self, width: int = WIDTHS["desktop"], height: int = 900, offline_copy: bool = False
+    ) -> tuple[Any, Watch]:
         # reduced motion, as a player may ask for: no play flies, no seat fades (app.css); what is
-        # checked is what the pages show and do, and the animations' frames only cost the CPU
+        # checked is what the pages show and do, and the animations' frames only cost the CPU.
+        # The service worker (web-client/sw.js) only where a test asks for the offline copy: it
+        # would copy Pyodide into every context's storage, and Playwright's routes do not see
+        # what it answers
         context = self.browser.new_context(
-            viewport={"width": width, "height": height}, locale="zh-CN", reduced_motion="reduce"
+            viewport={"width": width, "height": height},
+            locale="zh-CN",
+            reduced_motion="reduce",
+            service_workers="allow" if offline_copy else "block",
         )
         context.set_default_timeout(20_000)
         self.contexts.append(context)

@@ -9,6 +9,7 @@ import { $, clear, h } from "./dom.js";
 import { auditLog } from "./engine.js";
 import { CLOCK_CHOICES, clockOf } from "./clock.js";
 import { both, getLang, t } from "./i18n.js";
+import { isOnline, onOnline } from "./offline.js";
 import { timeAgo, toast } from "./ui.js";
 
 const REFRESH_MS = 4000;
@@ -137,6 +138,7 @@ export function mountLobby(root) {
     try {
       state.games ??= await catalog();
       state.chosen ??= state.games[0]?.id ?? null;
+      if (!isOnline()) throw new api.ApiError(0, { code: "network" }); // nothing to ask for
       const first = (state.history.rows?.length ?? 0) <= HISTORY_PAGE; // not paged further
       const [live] = await Promise.all([api.tables("live"), first ? searchHistory(false) : null]);
       state.live = live;
@@ -352,6 +354,10 @@ export function mountLobby(root) {
     const live = $("#live-list", view);
     const finished = $("#finished-list", view);
     if (!live || !finished) return;
+    if (state.error && !isOnline()) {
+      clear(live, h("p.muted.offline", { role: "status" }, t("offlineLobby")));
+      return;
+    }
     if (state.error) {
       clear(live, h("p.error", null, `${t("errorPrefix")}${getLang() === "zh" ? state.error.zh : state.error.en}`));
       return;
@@ -544,10 +550,12 @@ export function mountLobby(root) {
   render();
   load();
   timer = setInterval(load, REFRESH_MS);
+  const stopListening = onOnline(() => load()); // the network back (or gone): say so at once
   return {
     unmount() {
       dead = true;
       clearInterval(timer);
+      stopListening();
     },
     rerender: render,
   };

@@ -17,6 +17,7 @@ import { $ } from "./dom.js";
 import { engine, onEngine, startEngine } from "./engine.js";
 import { getLang, onLang, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { isOnline, keepForOffline, onOnline } from "./offline.js";
 import { mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
 import { mountTable } from "./table.js";
@@ -76,6 +77,14 @@ function renderChrome() {
   document.querySelector(".seal")?.setAttribute("lang", "zh-CN");
   renderEngine(engine);
   renderMute();
+  renderNet();
+}
+
+function renderNet() {
+  const el = $("#net-status");
+  el.hidden = isOnline();
+  el.textContent = t("netOffline");
+  el.title = t("netOfflineTitle");
 }
 
 function renderMute() {
@@ -115,13 +124,13 @@ function boot() {
     current?.rerender?.();
   });
   onEngine(renderEngine);
+  onOnline(renderNet);
   renderChrome();
-  startEngine().catch((err) => console.error("the engine failed to start:", err.message));
+  const engineReady = startEngine();
+  engineReady.catch((err) => console.error("the engine failed to start:", err.message));
+  keepForOffline(engineReady);
   window.addEventListener("hashchange", route);
   route();
 }
-
-// For tests and the bench: what the page knows about its engine.
-window.paiju = { engine };
 
 boot();

@@ -24,6 +24,10 @@ the URLs. Why not ETags alone: Chromium keeps V8's compiled code of a wasm modul
 response, and a revalidated response (even a 304) loses it, so every visit would compile
 Pyodide's 9.6 MB wasm again (measured on 2 cores: a warm start 0.5–1 s slower). A request under
 an old tag (a page loaded before the files changed) gets the current file, marked ``no-cache``.
+
+**Offline.** ``GET /offline.json`` lists what a page needs with no network (``OFFLINE_FILES``:
+the app shell, the rules pages, Pyodide's files and the wheel under their versioned prefixes) and
+a version that changes with their contents; the service worker (web-client/sw.js) keeps them.
 docs/services.md ("Static files") says the same for operators.
 """
 
@@ -34,7 +38,7 @@ import hashlib
 import json
 import mimetypes
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from email.utils import formatdate
 from pathlib import Path, PurePath
 from typing import Any
@@ -54,6 +58,30 @@ from paiju_services.gateway.precompressed import Precompressed, walk
 REVALIDATE = "no-cache"  # keep it, but ask with If-None-Match before each use
 IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned URL: never ask again
 VERSIONS = "/versions.json"  # the versioned prefixes of the folders that have them
+OFFLINE = "/offline.json"  # the files the service worker keeps for a visit without the network
+
+# What a page needs with no network (web-client/sw.js keeps it): the app shell and every module,
+# the players' rules pages, the Pyodide files its worker loads and the engine with its snapshot,
+# by folder prefix, as glob patterns of paths in that folder.
+OFFLINE_FILES: dict[str, tuple[str, ...]] = {
+    "/": (
+        "index.html",
+        "favicon.svg",
+        "manifest.webmanifest",
+        "css/*",
+        "js/*",
+        "guide/*",
+        "rules/*",
+    ),
+    "/pyodide": (
+        "pyodide.mjs",
+        "pyodide.asm.mjs",
+        "pyodide.asm.wasm",
+        "python_stdlib.zip",
+        "pyodide-lock.json",
+    ),
+    "/wheels": ("*.whl", "engine.snapshot"),
+}
 TAG_LENGTH = 16  # hex digits of a folder's version tag
 
 # The types the browser must be told exactly; anything else is guessed from the name.
@@ -69,6 +97,7 @@ MEDIA_TYPES: dict[str, str] = {
     ".md": "text/markdown",
     ".txt": "text/plain",
     ".ts": "text/plain",  # Pyodide's .d.ts (not MPEG transport streams)
+    ".webmanifest": "application/manifest+json",
     ".whl": "application/zip",
     ".zip": "application/zip",
 }
@@ -284,9 +313,32 @@ class StaticFiles:
             if folder.versioned
         }
 
+    def offline(self) -> dict[str, Any]:
+        """The URLs a page needs with no network (``OFFLINE_FILES``; the web client's root as
+        ``/``, Pyodide and the wheel under their versioned prefixes) and a version that changes
+        with any of their contents: ``{"version": "3f09…", "files": ["/", "/css/app.css", …]}``."""
+        files: list[str] = []
+        digest = hashlib.sha256()
+        for prefix, patterns in OFFLINE_FILES.items():
+            folder = self.folders.get(prefix)
+            if folder is None:
+                continue
+            base = prefix.rstrip("/") + "/" + (folder.tag() + "/" if folder.versioned else "")
+            for pattern in patterns:
+                for path in sorted(folder.root.glob(pattern)):
+                    if not path.is_file():
+                        continue
+                    relative = path.relative_to(folder.root).as_posix()
+                    url = base if relative == "index.html" and folder.html else base + relative
+                    entry = self.store.entry(path, path.stat())
+                    digest.update(f"{url}\t{entry.digest}\n".encode())
+                    files.append(url)
+        return {"version": digest.hexdigest()[:TAG_LENGTH], "files": files}
+
     def routers(self) -> list[Router]:
+        manifests = [versions_route(self), offline_route(self)]
         return [router(prefix, folder) for prefix, folder in self.folders.items()] + [
-            Router(path="/", route_handlers=[versions_route(self)], include_in_schema=False)
+            Router(path="/", route_handlers=manifests, include_in_schema=False)
         ]
 
     @contextlib.asynccontextmanager
@@ -318,10 +370,21 @@ def router(prefix: str, folder: Folder) -> Router:
 def versions_route(files: StaticFiles) -> HTTPRouteHandler:
     """``GET /versions.json``: where the versioned files are now (the engine worker asks first,
     then loads Pyodide and the wheel from there); revalidated on each visit like the client."""
+    return manifest_route(VERSIONS, "versions", files.versions)
 
-    @route(VERSIONS, http_method=["GET", "HEAD"], name="versions", include_in_schema=False)
-    async def versions(request: Request[Any, Any, Any]) -> ASGIResponse:
-        body = json.dumps(await anyio.to_thread.run_sync(files.versions), sort_keys=True).encode()
+
+def offline_route(files: StaticFiles) -> HTTPRouteHandler:
+    """``GET /offline.json``: what the service worker keeps for a visit with no network."""
+    return manifest_route(OFFLINE, "offline", files.offline)
+
+
+def manifest_route(path: str, name: str, make: Callable[[], Any]) -> HTTPRouteHandler:
+    """A JSON document made by ``make`` (off the event loop: it hashes files), with an ETag and
+    revalidated on each use."""
+
+    @route(path, http_method=["GET", "HEAD"], name=name, include_in_schema=False)
+    async def manifest(request: Request[Any, Any, Any]) -> ASGIResponse:
+        body = json.dumps(await anyio.to_thread.run_sync(make), sort_keys=True).encode()
         digest = hashlib.sha256(body).hexdigest()
         headers = {"cache-control": REVALIDATE, "etag": etag(digest, None)}
         if_none_match = request.headers.get("if-none-match")
@@ -334,4 +397,4 @@ def versions_route(files: StaticFiles) -> HTTPRouteHandler:
             is_head_response=request.method == "HEAD",
         )
 
-    return versions
+    return manifest
