@@ -16,6 +16,7 @@ from typing import Any
 from paiju.cards import Hand, card_name, card_names, parse_cards
 from paiju.climbing import ClimbingGame, Combo, said
 from paiju.errors import RuleError
+from paiju.levels import DEFAULT_LEVEL, LEVELS
 from paiju.protocol import (
     AutoPlay,
     Command,
@@ -41,7 +42,8 @@ def list_games() -> list[dict[str, Any]]:
     ``words`` (``paiju.words.Words.to_json``: what its codes and view keys are called), and its
     turn clock's default seconds per kind of decision (``clock``: ``{"play": 30, ...}``), and what
     its hands end with (``result``: ``{"kind": "payments", "zero_sum": true, "scored": true}``,
-    ``paiju.results.declaration``)."""
+    ``paiju.results.declaration``), and the levels its bots play at (``levels``, the default
+    first: ``paiju.levels``)."""
     games = []
     for game in GAMES.values():
         info = dataclasses.asdict(game.info)
@@ -51,6 +53,9 @@ def list_games() -> list[dict[str, Any]]:
         info["words"] = game.words.to_json()
         info["clock"] = dict(game.clock_defaults)
         info["result"] = declaration(game.result_type)
+        info["levels"] = [LEVELS[DEFAULT_LEVEL].to_json()] + [
+            level.to_json() for level in LEVELS.values() if level.id != DEFAULT_LEVEL
+        ]
         games.append(info)
     return games
 
