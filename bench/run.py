@@ -14,6 +14,8 @@ Sections now:
   leader's 27 cards, median and p99 (target: Pyodide median under 20 ms).
 - Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
   beside the engine of the commit before it (git archive), in alternating fresh processes.
+- Bot levels (bench/duel_bench.py): `paiju duel`, 普通 among 入门 over duplicate deals, per game,
+  the hero's mean score a hand with its 95% confidence interval (target: above 0, 400 hands).
 - Browser client (bench/browser_bench.py): one local validation of a selection, in Debian's
   headless Chromium against the real stack.
 - First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
@@ -59,6 +61,7 @@ PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than
 
 sys.path.insert(0, str(BENCH_DIR))
 from browser_bench import browser_section, first_visit_section  # noqa: E402  (a sibling module)
+from duel_bench import duel_section  # noqa: E402  (a sibling module)
 from services_bench import services_section  # noqa: E402  (a sibling module)
 
 
@@ -440,6 +443,7 @@ SECTIONS: list[tuple[str, Section]] = [
     ("Dagong: the hardest decision, a first lead holding every joker", dagong_leads_section),
     ("Dabang engine (a game is a whole match): CPython vs Pyodide", dabang_section),
     ("Engines before and after the core change (CPython)", before_and_after_section),
+    ("Bot levels: 普通 among 入门 in duplicate duels (paiju duel, CPython)", duel_section),
     ("Browser client: Chromium", browser_section),
     (
         "First visit: bytes on the wire and engine ready, cold and warm (Chromium)",

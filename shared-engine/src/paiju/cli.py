@@ -1,5 +1,6 @@
 """The ``paiju`` command: ``audit`` a log offline, ``play`` a terminal game against bots
-(``paiju.terminal``), list ``games``, ``export`` a finished table's log.
+(``paiju.terminal``), list ``games``, ``export`` a finished table's log, ``duel`` one bot level
+against another (``paiju.duel``).
 
 Everything it prints is for a person: seats numbered from 1 as the table shows them (1号位 /
 Seat 1), cards by their names (``paiju.cards.card_names``: ♠A / A♠), every code of a game by its
@@ -28,7 +29,9 @@ from paiju.console import (
     cannot_read,
     say,
 )
+from paiju.duel import DEFAULT_SEED, LINEUPS, cmd_duel
 from paiju.errors import PaijuError, RuleError
+from paiju.levels import LEVELS
 from paiju.log.replay import Audit, audit
 from paiju.log.report import describe
 from paiju.registry import GAMES
@@ -198,6 +201,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_export.set_defaults(run=cmd_export)
     p_games = sub.add_parser("games", help="list the games and variants")
     p_games.set_defaults(run=cmd_games)
+    p_duel = sub.add_parser(
+        "duel",
+        help="measure one bot level against another over duplicate deals",
+        description="Play N deals, each once per rotation of the seats (duplicate), the hero's "
+        "bot level against the field's; report each side's mean score a hand with its 95% "
+        "confidence interval, the hero's win rate, bids and decision times.",
+        epilog=EXIT_STATUS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_duel.add_argument("game", help="GAME or GAME:VARIANT (see: paiju games)")
+    p_duel.add_argument("--hero", required=True, help=f"the hero's bot level: {', '.join(LEVELS)}")
+    p_duel.add_argument("--field", required=True, help="the other seats' bot level")
+    p_duel.add_argument("--hands", type=int, required=True, help="deals, each played by every seat")
+    p_duel.add_argument("--seed", default=DEFAULT_SEED, help=f"default: {DEFAULT_SEED}")
+    p_duel.add_argument(
+        "--lineup",
+        choices=LINEUPS,
+        default="one",
+        help="one: one hero seat among the field (default); all: every seat but one the hero",
+    )
+    p_duel.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p_duel.add_argument(
+        "--lang", choices=LANGS, default="zh", help="the language to print (default: zh)"
+    )
+    p_duel.set_defaults(run=cmd_duel)
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args, sys.stdout)

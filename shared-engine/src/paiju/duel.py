@@ -1,0 +1,421 @@
+"""Duplicate duels between bot levels (``paiju duel``): how much stronger one level plays than
+another, measured so that the luck of the cards cancels out (issue 30).
+
+A duel plays N deals. Each deal (one base seed: the table's own steps, ``simulate.table_command``,
+deal the same cards every time) is played once per rotation of the seats: in lineup ``one`` the
+hero's level holds one seat and the field's level the others, and the hero moves round the table
+seat by seat; in lineup ``all`` the hero holds every seat but one, and the field's one seat moves
+round. So the hero plays every seat of the same cards, and what a seat's cards are worth cancels
+out of its mean. Each play of a deal is a match of its own, from a fresh table, of one hand (the
+game's ``hands`` option set to 1; a game without it ends after its first hand): a hand that needs
+an earlier one (打棒's blood, its dealer) is played as a match's first hand.
+
+Every seat decides as a bot seat at a table does: its level (``paiju.levels``) chooses on the state
+its own view rebuilds (``client.state_from_view``), never on the table's state. The hero's
+decisions are timed, the view and its rebuild included.
+
+What a duel reports (``summary``):
+
+- the mean score per hand of the hero's seats and of the field's, each with its 95% confidence
+  interval: a deal's sample is the mean over every hero seat of its rotations, and the interval is
+  mean ± 1.96·sd/√n over the n deals. A hand's score is a seat's net score where the game's result
+  has scores (``paiju.results``: ``SCORED``); 打棒's hands give levels, not scores, and a seat
+  scores the levels its side climbs, or minus those the other side climbs (as its hands were
+  written before issue 27);
+- the win rate: the share of the hero's hands with a score above zero (打棒: its side climbed);
+- each kind of bid or declaration the hero made (板子炮's 包, 反包 and 叫牌, 打拱's 明独, 打棒's
+  亮主, 扣王 and 扣底): how many of the hero's hands had one, and the hero's mean score in them. A
+  kind is a word said (``BidMade``; not the cautious word a seat says first, such as 不包) or a
+  game's own event for a seat's choice that is not a play (``CardCalled``, 打棒's ``Buried``),
+  named in the game's words;
+- the hero's decision times, p50, p95 and max in milliseconds (the Python running the duel).
+
+The same seed gives the same duel, times apart: the deals follow from the seed and the levels are
+deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, TextIO
+
+from paiju import api, levels
+from paiju.cards import Hand
+from paiju.client import state_from_view
+from paiju.console import EXIT_OK, EXIT_UNREADABLE, say
+from paiju.errors import RuleError
+from paiju.protocol import BidMade, Dealt, Event, HandEnded, Passed, Played, TrickWon
+from paiju.registry import get_game
+from paiju.results import LevelsAndBlood
+from paiju.simulate import table_command
+from paiju.table import Config, TableGame, TableState
+from paiju.words import Text
+
+LINEUPS = ("one", "all")
+DEFAULT_SEED = "duel"
+Z95 = 1.96  # the normal quantile of a two-sided 95% interval
+MAX_STEPS = 20_000  # commands of one play of a deal at most
+# the events of a seat's moves that are not a bid or a declaration
+ROUTINE = frozenset({Played.TYPE, Passed.TYPE, TrickWon.TYPE})
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One play of a deal: the seats the hero's level held, the cards as first dealt (the same in
+    every seating of a deal), each seat's score and the kinds of bid or declaration each seat made
+    (seat, kind), in the order made."""
+
+    heroes: tuple[int, ...]
+    dealt: tuple[Hand, ...]
+    scores: tuple[int, ...]
+    declared: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """A whole duel: its settings, every deal's seatings (one per rotation), the hero's decision
+    times in seconds, and each kind of declaration's name (zh, en)."""
+
+    config: Config[Any]
+    hero: str
+    field: str
+    lineup: str
+    seed: str
+    deals: tuple[tuple[Seating, ...], ...]
+    decisions: tuple[float, ...]
+    kinds: dict[str, Text]
+
+
+def counts_hands(config: Config[Any]) -> bool:
+    """Whether the game's options count the hands of a match (a ``hands`` option)."""
+    return "hands" in {f.name for f in fields(config.options)}
+
+
+def duel_config(game: str, variant: str | None = None) -> Config[Any]:
+    """The config a duel plays ``game`` by: the variant's, with one hand a match where the game
+    counts hands.
+
+    Raises:
+        ValueError: unknown game (``RuleError`` ``unknown_game``) or variant.
+    """
+    config = api.make_config(game, variant)
+    if counts_hands(config):
+        config = api.make_config(game, config.variant, options={"hands": 1})
+    return config
+
+
+def seatings(players: int, lineup: str) -> list[tuple[int, ...]]:
+    """The hero's seats in each rotation of a deal.
+
+    >>> seatings(3, "one"), seatings(3, "all")
+    ([(0,), (1,), (2,)], [(1, 2), (0, 2), (0, 1)])
+    """
+    if lineup == "one":
+        return [(seat,) for seat in range(players)]
+    return [tuple(s for s in range(players) if s != field) for field in range(players)]
+
+
+def hand_score(game: TableGame[Any], event: HandEnded, seat: int) -> int:
+    """``seat``'s score in a hand: its net score, or where the game's hands give levels (打棒),
+    the levels its side climbed, or minus those the other side climbed."""
+    if game.result_type.SCORED:
+        return event.scores[seat]
+    record = game.result_type.from_event(event)
+    if isinstance(record, LevelsAndBlood):
+        return record.levels[seat] or -max(record.levels, default=0)
+    return 0
+
+
+def kind_of(game: TableGame[Any], state: TableState, seat: int, event: Event) -> str | None:
+    """The kind of bid or declaration ``event`` records of ``seat``'s move made in ``state``
+    (None: a play, a pass, a trick, or the cautious word)."""
+    if event.TYPE in ROUTINE or getattr(event, "seat", None) != seat:
+        return None
+    if isinstance(event, BidMade):
+        return None if game.words_now(state, seat)[:1] == (event.bid,) else event.bid
+    return event.TYPE
+
+
+def kind_name(game: TableGame[Any], kind: str, phase: str) -> Text:
+    """A kind by the game's words: a word as its control names it, an event by its phase."""
+    said = game.words.said("bid", kind, phase=phase)
+    return said if said is not None else game.phase_name(phase)
+
+
+def play_seating(
+    config: Config[Any],
+    base_seed: str,
+    heroes: tuple[int, ...],
+    hero: str,
+    field: str,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[Seating, list[float], dict[str, Text]]:
+    """One play of the deal of ``base_seed``, the hero's level in ``heroes``: the seating, the
+    hero's decision times and the names of the kinds declared."""
+    game: TableGame[Any] = get_game(config.game)
+    state = game.initial_state(config)
+    one_hand = not counts_hands(config)  # no ``hands`` option: the first hand ends the play
+    dealt: tuple[Hand, ...] = ()
+    scores = [0] * config.players
+    declared: list[tuple[int, str]] = []
+    times: list[float] = []
+    names: dict[str, Text] = {}
+    for _ in range(MAX_STEPS):
+        if state.phase == "over":
+            break
+        command = table_command(state, base_seed)
+        seat = None if command is not None else game.to_move(state)
+        if command is None:  # a seat's move, not the table's own step
+            assert seat is not None, f"nobody to move in phase {state.phase}"
+            start = clock()
+            mine = state_from_view(config, api.view(state, seat))
+            command = levels.choose(mine, seat, hero if seat in heroes else field)
+            if seat in heroes:
+                times.append(clock() - start)
+        before = state
+        state, events = game.apply(state, command)
+        dealt = dealt or next((e.hands for e in events if isinstance(e, Dealt)), ())
+        for event in events:
+            kind = None if seat is None else kind_of(game, before, seat, event)
+            if kind is not None and seat is not None:
+                declared.append((seat, kind))
+                names.setdefault(kind, kind_name(game, kind, before.phase))
+        ended = [e for e in events if isinstance(e, HandEnded)]
+        for event in ended:
+            scores = [s + hand_score(game, event, i) for i, s in enumerate(scores)]
+        if ended and one_hand:
+            break
+    else:
+        raise RuntimeError(f"a play of {base_seed!r} did not end in {MAX_STEPS} commands")
+    return Seating(heroes, dealt, tuple(scores), tuple(declared)), times, names
+
+
+def duel(
+    game: str,
+    variant: str | None,
+    hero: str,
+    field: str,
+    deals: int,
+    seed: str = DEFAULT_SEED,
+    lineup: str = "one",
+    clock: Callable[[], float] = time.perf_counter,
+) -> Duel:
+    """Play ``deals`` deals of ``game`` in duplicate, ``hero``'s level against ``field``'s.
+
+    Raises:
+        ValueError: unknown game (``RuleError``), variant or lineup, fewer than one deal.
+        KeyError: unknown level.
+    """
+    for level_id in (hero, field):
+        levels.level(level_id)  # a KeyError naming the levels, before anything is played
+    if lineup not in LINEUPS:
+        raise ValueError(f"no lineup {lineup!r}: known {', '.join(LINEUPS)}")
+    if deals < 1:
+        raise ValueError("a duel needs one deal at least")
+    config = duel_config(game, variant)
+    played: list[tuple[Seating, ...]] = []
+    decisions: list[float] = []
+    kinds: dict[str, Text] = {}
+    for n in range(deals):
+        base_seed = f"duel:{seed}:{n}"
+        rotation = []
+        for heroes in seatings(config.players, lineup):
+            seating, times, names = play_seating(config, base_seed, heroes, hero, field, clock)
+            rotation.append(seating)
+            decisions += times
+            kinds.update(names)
+        played.append(tuple(rotation))
+    return Duel(config, hero, field, lineup, seed, tuple(played), tuple(decisions), kinds)
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def interval(samples: Sequence[float]) -> tuple[float, list[float]]:
+    """The mean of ``samples`` and its 95% confidence interval, mean ± 1.96·sd/√n, rounded to
+    four places (one sample has no spread to measure: its interval is the mean alone).
+
+    >>> interval([1.0, 2.0, 3.0])
+    (2.0, [0.8684, 3.1316])
+    """
+    mean = statistics.fmean(samples)
+    half = Z95 * statistics.stdev(samples) / math.sqrt(len(samples)) if len(samples) > 1 else 0.0
+    return mean, [round(mean - half, 4), round(mean + half, 4)]
+
+
+def percentiles_ms(seconds: Sequence[float]) -> dict[str, float]:
+    """p50, p95 and max of decision times, in milliseconds."""
+    ms = sorted(s * 1000 for s in seconds) or [0.0]
+    p95 = statistics.quantiles(ms, n=20, method="inclusive")[-1] if len(ms) > 1 else ms[0]
+    return {"p50": round(statistics.median(ms), 3), "p95": round(p95, 3), "max": round(ms[-1], 3)}
+
+
+def summary(result: Duel) -> dict[str, Any]:
+    """The duel as one JSON object: the keys issue 30 names (``game``, ``variant``, ``hero``,
+    ``field``, ``hands`` — the deals —, ``hero_mean``, ``ci95``, ``win_rate``, ``bids``,
+    ``decision_ms``) and more: ``field_mean`` and its ``field_ci95``, ``lineup``, ``seed``,
+    ``players``, ``hero_hands`` (hands the hero's level played, seat by seat), ``decisions``
+    (the hero's, timed). A bid's ``rate`` is the share of the hero's hands with one."""
+    hero_means, field_means, hero_scores = [], [], []
+    bids: dict[str, list[int]] = {}
+    for rotation in result.deals:
+        mine: list[int] = []
+        theirs: list[int] = []
+        for seating in rotation:
+            for seat, score in enumerate(seating.scores):
+                if seat not in seating.heroes:
+                    theirs.append(score)
+                    continue
+                mine.append(score)
+                for kind in dict.fromkeys(k for s, k in seating.declared if s == seat):
+                    bids.setdefault(kind, []).append(score)
+        hero_means.append(statistics.fmean(mine))
+        field_means.append(statistics.fmean(theirs))
+        hero_scores += mine
+    hero_mean, ci95 = interval(hero_means)
+    field_mean, field_ci95 = interval(field_means)
+    return {
+        "game": result.config.game,
+        "variant": result.config.variant,
+        "players": result.config.players,
+        "hero": result.hero,
+        "field": result.field,
+        "lineup": result.lineup,
+        "seed": result.seed,
+        "hands": len(result.deals),
+        "hero_hands": len(hero_scores),
+        "hero_mean": round(hero_mean, 4),
+        "ci95": ci95,
+        "field_mean": round(field_mean, 4),
+        "field_ci95": field_ci95,
+        "win_rate": round(sum(s > 0 for s in hero_scores) / len(hero_scores), 4),
+        "bids": {
+            kind: {
+                "count": len(scores),
+                "rate": round(len(scores) / len(hero_scores), 4),
+                "hero_mean": round(statistics.fmean(scores), 4),
+                "zh": result.kinds[kind][0],
+                "en": result.kinds[kind][1],
+            }
+            for kind, scores in sorted(bids.items())
+        },
+        "decisions": len(result.decisions),
+        "decision_ms": percentiles_ms(result.decisions),
+    }
+
+
+def _level_name(level_id: str) -> Text:
+    level = levels.level(level_id)
+    return level.name_zh, level.name_en
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.2f}"
+
+
+def report_lines(report: dict[str, Any]) -> Iterable[Text]:
+    """A summary as lines for a person, each in both languages."""
+    info = get_game(report["game"]).info
+    variant = info.variant(report["variant"])
+    hero, field = _level_name(report["hero"]), _level_name(report["field"])
+    deals, seats = report["hands"], report["players"]
+    yield (
+        f"{info.name_zh}（{variant.name_zh}）：{hero[0]} 对 {field[0]}，{deals} 副牌，"
+        f"每副按座位轮换打 {seats} 次（{'一个' if report['lineup'] == 'one' else '只留一个'}"
+        f"{'主角座位' if report['lineup'] == 'one' else '对手座位'}），种子 {report['seed']}",
+        f"{info.name_en} ({variant.name_en}): {hero[1]} against {field[1]}, {deals} deals, each "
+        f"played {seats} times with the seats rotated ({report['lineup']} "
+        f"{'hero seat' if report['lineup'] == 'one' else 'but one seat the hero'}), "
+        f"seed {report['seed']}",
+    )
+    for side, (zh, en), mean, ci in (
+        ("hero", hero, report["hero_mean"], report["ci95"]),
+        ("field", field, report["field_mean"], report["field_ci95"]),
+    ):
+        who = ("主角", "hero") if side == "hero" else ("对手", "field")
+        span = f"[{_signed(ci[0])}, {_signed(ci[1])}]"
+        yield (
+            f"  {who[0]} {zh}：每手平均 {_signed(mean)}，95% 置信区间 {span}",
+            f"  {who[1]} {en}: mean {_signed(mean)} a hand, 95% CI {span}",
+        )
+    win = f"{report['win_rate']:.1%}"
+    yield (
+        f"  主角胜率 {win}（{report['hero_hands']} 手）",
+        f"  hero wins {win} of {report['hero_hands']} hands",
+    )
+    if not report["bids"]:
+        yield "  主角没有叫牌或声明", "  the hero made no bid or declaration"
+    for bid in report["bids"].values():
+        rate, mean = f"{bid['rate']:.1%}", _signed(bid["hero_mean"])
+        yield (
+            f"  {bid['zh']}：{bid['count']} 手（{rate}），主角这些手平均 {mean}",
+            f"  {bid['en']}: {bid['count']} hands ({rate}), the hero's mean in them {mean}",
+        )
+    ms = report["decision_ms"]
+    times = f"p50 {ms['p50']:.2f}  p95 {ms['p95']:.2f}  max {ms['max']:.2f}"
+    yield (
+        f"  主角每步用时（毫秒，{report['decisions']} 步）：{times.replace('max', '最长')}",
+        f"  the hero's decisions ({report['decisions']}), ms: {times}",
+    )
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def refusal(args: argparse.Namespace) -> Text | None:
+    """Why the command line names no duel (a game, variant, level, lineup or count that does not
+    exist), with what may be named instead; None: it names one."""
+    game_id, _, variant = args.game.partition(":")
+    try:
+        game = get_game(game_id)
+    except RuleError as err:
+        return err.zh, err.en
+    ids = [v.id for v in game.info.variants]
+    if variant and variant not in ids:
+        return (
+            f"{game.info.name_zh}没有玩法“{variant}”，可选：{'、'.join(ids)}",
+            f"{game.info.name_en} has no variant “{variant}”; its variants: {', '.join(ids)}",
+        )
+    for level_id in (args.hero, args.field):
+        if level_id not in levels.LEVELS:
+            known = levels.LEVELS.values()
+            return (
+                f"没有机器人等级“{level_id}”，可选："
+                + "、".join(f"{lv.id}（{lv.name_zh}）" for lv in known),
+                f"no bot level “{level_id}”; the levels: "
+                + ", ".join(f"{lv.id} ({lv.name_en})" for lv in known),
+            )
+    if args.hands < 2:
+        return (
+            "至少要 2 副牌（--hands），才能估计置信区间",
+            "at least 2 deals (--hands) are needed for a confidence interval",
+        )
+    return None
+
+
+def cmd_duel(args: argparse.Namespace, out: TextIO) -> int:
+    """``paiju duel``: play the duel the command line names, print its report (``--json``: the
+    summary as JSON); the exit status (``paiju.console``)."""
+    lang = getattr(args, "lang", "zh")
+    why = refusal(args)
+    if why is not None:
+        print(f"paiju duel: {say(why, lang)}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    game_id, _, variant = args.game.partition(":")
+    result = duel(
+        game_id, variant or None, args.hero, args.field, args.hands, args.seed, args.lineup
+    )
+    report = summary(result)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False), file=out)
+    else:
+        for text in report_lines(report):
+            print(say(text, lang, "\n"), file=out)
+    return EXIT_OK
