@@ -7,9 +7,10 @@ the engine wheel loaded in the worker), and the time of one local validation of 
   reloaded once the service worker has kept its offline copy), median over ``VISIT_RUNS``
   profiles, beside the targets (cold < 7 MB; engine ready ≤ 3 s, cold and warm, with the phases
   it spends) and the figures before the gateway compressed and cached its static files.
-- One validation: at a real table, on the seat's turn, ``window.paiju.table.benchValidate(N)``
-  checks N selections of 1 to 5 cards of the seat's hand one after the other: the round trip
-  page → worker (``paiju.client`` rebuilt state, ``decide``) → page, and the part spent in Python.
+- One validation: at a real table, on the seat's turn, ``VALIDATE`` (the page's own engine module,
+  on the seat's view as the tests' probe of the table shows it: tests/e2e/probe.py) checks N
+  selections of 1 to 5 cards of the seat's hand one after the other: the round trip page → worker
+  (``paiju.client`` rebuilt state, ``decide``) → page, and the part spent in Python.
 
 Run alone: ``.venv/bin/python bench/browser_bench.py`` prints the validation figures as JSON;
 ``--visits`` runs the first-visit section alone and prints its rows, notes and figures.
@@ -31,6 +32,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from e2e.probe import STATE, engine, install_probes  # noqa: E402
 from e2e.stack import CHROMIUM, CHROMIUM_ARGS, running_stack  # noqa: E402
 
 CHECKS = 400  # validations timed
@@ -52,8 +54,37 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+# A seat's engine in the page (engine.js's SeatEngine, as the table makes one) on the seat's view:
+# `count` checks of selections of its hand, each timed from the page (and the part in the worker),
+# after up to 100 updates (a frame's work: the state rebuilt, the legal moves listed).
+VALIDATE = f"""async (count) => {{
+  const {{ SeatEngine }} = await import("/js/engine.js");
+  const table = {STATE};
+  const seat = new SeatEngine("bench", table.config);
+  const roundTrip = [], worker = [], updates = [], hand = table.hand;
+  for (let i = 0; i < Math.min(count, 100); i++) {{
+    const t0 = performance.now();
+    await seat.view(table.view);
+    updates.push(performance.now() - t0);
+  }}
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {{
+    const size = 1 + (i % Math.min(5, hand.length));
+    const start = (i * 7) % hand.length;
+    const cards = [...new Set(Array.from({{ length: size }}, (_, k) => hand[(start + k * 3) % hand.length]))];
+    const t0 = performance.now();
+    const out = await seat.check(cards);
+    roundTrip.push(performance.now() - t0);
+    worker.push(out.us / 1000);
+  }}
+  const totalMs = performance.now() - started;
+  seat.drop();
+  return {{ roundTrip, worker, updates, totalMs }};
+}}"""
+
+
 def measure(checks: int = CHECKS) -> dict[str, Any]:
-    """One table's local validations, timed in the page (``table.benchValidate``)."""
+    """One table's local validations, timed in the page (``VALIDATE``)."""
     from playwright.sync_api import sync_playwright
 
     out: dict[str, Any] = {"checks": checks}
@@ -66,15 +97,16 @@ def measure(checks: int = CHECKS) -> dict[str, Any]:
         out["chromium"] = browser.version
         try:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
+            install_probes(context)
             page = context.new_page()
             page.set_default_timeout(30_000)
             page.goto(stack.url)
             page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=120_000)
-            out["python"] = page.evaluate("window.paiju.engine.python")
+            out["python"] = page.evaluate(engine("python"))
             page.click("#create-submit")  # 关牌 with two bots (the form's defaults)
             page.wait_for_function("document.body.dataset.myTurn === '1'")
-            timed = page.evaluate(f"window.paiju.table.benchValidate({checks})")
-            out["hand"] = page.evaluate("window.paiju.table.state.hand.length")
+            timed = page.evaluate(VALIDATE, checks)
+            out["hand"] = page.evaluate(f"{STATE}.hand.length")
             context.close()
         finally:
             browser.close()
@@ -162,8 +194,8 @@ _TRANSFERS = """() => [
   ...performance.getEntriesByType("resource"),
 ].map((e) => ({url: e.name, start: e.startTime, bytes: e.transferSize, body: e.encodedBodySize}))"""
 
-_ENGINE = """() => ({ready: window.paiju.engine.readyAt, started: window.paiju.engine.startedAt,
-  parts: window.paiju.engine.timings, python: window.paiju.engine.python})"""
+_ENGINE = """async () => { const { engine } = await import("/js/engine.js");
+  return {ready: engine.readyAt, started: engine.startedAt, parts: engine.timings, python: engine.python}; }"""
 
 
 _OFFLINE_KEPT = """async () => navigator.serviceWorker.controller !== null

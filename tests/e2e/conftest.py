@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright import sync_api  # `make unit` installs it; its absence fails, never skips
 
+from e2e.probe import install_probes
 from e2e.stack import CHROMIUM, CHROMIUM_ARGS, ROOT, Stack, start_stack
 
 # Playwright's wait_for_function evaluates its check on every animation frame unless told
@@ -174,6 +175,7 @@ class Browsers:
             service_workers="allow" if offline_copy else "block",
         )
         context.set_default_timeout(20_000)
+        install_probes(context)  # what the tests see of the page (probe.py), in their browsers only
         self.contexts.append(context)
         page = context.new_page()
         watch = Watch(self.stack.url.rstrip("/"))
@@ -189,7 +191,7 @@ class Browsers:
 # What each open page showed when a test failed, in the failure's report (CI prints it): the
 # table's phase, turn and seat, the engine's stage, the controls' states, the line under them
 PAGE_STATE = """() => {
-  const s = window.paiju?.table?.state;
+  const s = window.__table;
   const v = s?.view;
   const button = (id) => { const el = document.querySelector(id);
     return el ? (el.hidden ? "hidden" : el.disabled ? "disabled" : "enabled") : "absent"; };

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from e2e.conftest import WIDTHS, Watch
+from e2e.probe import STATE
 from e2e.stack import Stack, wait_until
 from e2e.test_play import Played
 from paiju import api
@@ -19,7 +20,6 @@ from paiju.cards import card_codes
 from paiju.registry import get_game
 from paiju.tracker import rank_key
 
-STATE = "window.paiju.table.state"
 # my turn as drawn, with its moves listed (the page's state runs ahead of what it has drawn while
 # a frame goes through the engine: a turn read then could be the one before, whose buttons a
 # click would press in the next phase: CI on 53f2bc9 answered 打棒's exchange with the declaring

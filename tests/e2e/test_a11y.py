@@ -26,6 +26,7 @@ from typing import Any
 
 from e2e.conftest import Browsers, Watch
 from e2e.pages import dealt_view
+from e2e.probe import STATE
 from e2e.stack import ROOT, Stack, open_lobby, sit_as
 from e2e.test_banzipao import table_where_i_deal
 from e2e.test_english import english
@@ -35,7 +36,6 @@ from paiju.cards import Lang, card_name, parse_card
 
 AXE = ROOT / "web-client" / "node_modules" / "axe-core" / "axe.min.js"
 SERIOUS = ("serious", "critical")
-STATE = "window.paiju.table.state"
 ME = 0  # we join seat 0, the bots take the two others
 BEFORE_ME = 2  # 上家: the seat that plays just before us at a three-seat table
 # 不必管 (a house rule a table's creator may choose): a follower may pass even when he could beat,

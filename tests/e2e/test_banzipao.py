@@ -33,6 +33,7 @@ from e2e.pages import (
     state,
     watch,
 )
+from e2e.probe import send_unchecked
 from e2e.stack import UNTIMED, Stack, create_in_lobby, open_lobby, sit_as
 from e2e.test_play import (
     after_move,
@@ -413,7 +414,7 @@ def test_a_bid_the_engine_forbids_is_refused_by_the_server_and_the_page_resyncs(
     assert s["view"]["phase"] == "bid" and s["view"]["bao"] is None  # nobody bid 包: no 反包
     sent_before, received_before = len(player.sent), len(player.received)
     command = {"type": "bid", "seat": 0, "bid": "fanbao"}
-    page.evaluate(f"window.paiju.table.sendUnchecked({json.dumps(command)})")
+    send_unchecked(page, command, "#speak button[data-bid='pass']")  # 不包 goes out as 反包
     page.wait_for_selector("#reason[data-code='bid_not_allowed']")
     page.wait_for_selector("#toast:not([hidden])")
     page.wait_for_function(

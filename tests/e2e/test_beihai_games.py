@@ -12,7 +12,7 @@ from e2e.conftest import WIDTHS, Browsers
 from e2e.stack import Stack, create_in_lobby, open_lobby
 from e2e.test_play import Played, my_turn_or_end, take_turn, totals_of
 
-HAND_SCORED = "!!window.paiju.table.state?.view?.last_hand"
+HAND_SCORED = "!!window.__table?.view?.last_hand"
 
 
 @pytest.mark.parametrize("game", ["dabei", "tiaoshu"])
@@ -34,7 +34,7 @@ def test_a_hand_of_each_beihai_game_is_played_in_the_browser(
             totals = totals_of(page)
             assert len(totals) == 4 and sum(totals) == 0
         # the hand's score sheet, as the page's own view holds it (条数 goes on to its next hand)
-        last = page.evaluate("window.paiju.table.state.view.last_hand")
+        last = page.evaluate("window.__table.view.last_hand")
         assert last["type"] == "hand_ended" and last["hand_no"] >= 1  # bots may finish hand 2 first
         assert len(last["scores"]) == 4 and sum(last["scores"]) == 0  # 大北 may end in a draw
         player.assert_clean()

@@ -71,8 +71,8 @@ def test_the_clock_runs_out_into_auto_play_and_the_sheet_waits_for_continue(
     # 托管 plays on through a round of the table (the two bots, then my turn: its auto_played and
     # its play; early in the hand, nobody can run out in it): my seat shows no clock meanwhile.
     # Not to the hand's end: its sheet would cover 取消托管 (CI on 51ec639)
-    since = page.evaluate("window.paiju.table.state.view.version")
-    page.wait_for_function(f"window.paiju.table.state.view.version >= {since + 4}", timeout=60_000)
+    since = page.evaluate("window.__table.view.version")
+    page.wait_for_function(f"window.__table.view.version >= {since + 4}", timeout=60_000)
     assert not page.evaluate("window.__autoClock")
 
     # 取消托管: control is mine again
@@ -117,8 +117,8 @@ def play_my_turns_until_the_sheet(page: Any) -> None:
         page.wait_for_function(f"document.body.dataset.myTurn === '1' || {sheet}", timeout=60_000)
         if page.evaluate(sheet):
             return
-        before = page.evaluate("window.paiju.table.state.view.version")
-        moves = page.evaluate("window.paiju.table.state.moves")
+        before = page.evaluate("window.__table.view.version")
+        moves = page.evaluate("window.__table.moves")
         button = "#play" if any(m["type"] == "play" for m in moves) else "#pass"
         # each button clicked only if still enabled, in one step: the 4 s clock may run out
         # between a look and a click (CI on 4a625a1: Playwright's click then waited for a button
@@ -129,9 +129,7 @@ def play_my_turns_until_the_sheet(page: Any) -> None:
             f"!document.querySelector('{button}').disabled || document.body.dataset.myTurn !== '1'"
         )
         page.evaluate(CLICK_IF_ENABLED, button)
-        page.wait_for_function(
-            f"(window.paiju.table?.state.view?.version ?? 0) > {before} || {sheet}"
-        )
+        page.wait_for_function(f"(window.__table?.view?.version ?? 0) > {before} || {sheet}")
 
 
 def keep(sent: list[dict[str, Any]], payload: str | bytes) -> None:

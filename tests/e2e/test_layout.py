@@ -21,6 +21,7 @@ import pytest
 from e2e.conftest import Browsers
 from e2e.pages import Hand as BidHand
 from e2e.pages import tracker_counts_every_unseen_card
+from e2e.probe import STATE
 from e2e.stack import Stack, open_lobby
 from e2e.test_banzipao import bid, call, table_where_i_deal
 from e2e.test_play import Played, diagnose, take_turn
@@ -29,7 +30,6 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 MIN_STRIP = 32  # px of a card of the hand that shows, to tap on a phone
 PHONE_WIDTH = 640  # the css's phone layout, up to this width
 PHONE_ROW = 9  # about as many cards as a row of the hand holds at 390 px
-STATE = "window.paiju.table.state"
 TURN_OR_SHEET = "document.body.dataset.myTurn === '1' || !!document.querySelector('#score-sheet')"
 
 # what a player acts on: every one must be on screen without scrolling

@@ -62,12 +62,12 @@ def test_offline_after_the_first_visit_the_lobby_and_the_engine_still_load(
     page.reload()
     page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
     page.locator("#net-status").get_by_text("离线").wait_for()  # at the top of every page
-    page.get_by_text("现在没有网络").wait_for()
+    page.locator("#live-list").get_by_text("现在没有网络").wait_for()
     assert page.locator(".game-card").count() == 6  # the catalogue, kept
     page.screenshot(path=str(artifacts / "offline-lobby-390.png"))
 
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.get_by_text("现在没有网络").wait_for(state="detached")
+    page.locator("#live-list").get_by_text("现在没有网络").wait_for(state="detached")
     assert page.locator("#net-status").is_hidden()
     watch.assert_clean()

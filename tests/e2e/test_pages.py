@@ -103,11 +103,9 @@ def test_a_waiting_table_gets_a_second_player_and_a_bot(browsers: Browsers, stac
     # game's order (strongest first) once the engine has started again
     info = stack.api(f"/api/tables/{table}")
     config = api.make_config(info["game"], info["variant"], info["players"], info["options"])
-    hand = guest.evaluate("window.paiju.table.state.hand")
+    hand = guest.evaluate("window.__table.hand")
     ordered = json.dumps(display_order(config, hand), separators=(",", ":"))
     guest.reload()
     guest.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
-    guest.wait_for_function(
-        f"JSON.stringify(window.paiju.table?.state.hand) === {json.dumps(ordered)}"
-    )
-    assert guest.evaluate("window.paiju.table.state.seat") == 1
+    guest.wait_for_function(f"JSON.stringify(window.__table?.hand) === {json.dumps(ordered)}")
+    assert guest.evaluate("window.__table.seat") == 1

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from e2e.conftest import WIDTHS, Browsers, Watch
+from e2e.probe import engine, send_unchecked
 from e2e.stack import Stack
 from paiju import api
 from paiju.cards import card_codes, card_name, card_names, parse_card, parse_cards
@@ -175,13 +176,13 @@ def try_illegal_selection(page: Any, record: Played) -> None:
 def server_refusal(page: Any, record: Played) -> None:
     """A command the local check would have stopped, sent anyway (as a stale client would): the
     gateway refuses it, the page shows the refusal and asks for the state again (``sync``)."""
-    hand = set(page.evaluate("window.paiju.table.state.hand"))
+    hand = set(page.evaluate("window.__table.hand"))
     missing = next(c for c in ("3D", "3S", "3H", "3C", "4D", "4S") if c not in hand)
-    seat = page.evaluate("window.paiju.table.state.seat")
+    seat = page.evaluate("window.__table.seat")
     received_before = len(record.player.received)
-    command_id = page.evaluate(
-        f"window.paiju.table.sendUnchecked({json.dumps({'type': 'play', 'seat': seat, 'cards': [missing]})})"
-    )
+    # the move the page sends next (不要, or the hint's play) goes out as this one
+    move = ("#pass",) if page.locator("#pass").is_enabled() else ("#hint", "#play")
+    command_id = send_unchecked(page, {"type": "play", "seat": seat, "cards": [missing]}, *move)
     page.wait_for_selector("#reason[data-code='not_in_hand']")
     page.wait_for_selector("#toast:not([hidden])")
     shown = card_name(parse_card(missing), "zh")  # the refusal names the card as a player reads it
@@ -220,8 +221,8 @@ def diagnose(page: Any) -> str:
     """What the page holds, for the message of a failed wait."""
     return str(
         page.evaluate(
-            """() => { const s = window.paiju.table?.state; return JSON.stringify({
-            engine: window.paiju.engine.stage, myTurn: document.body.dataset.myTurn,
+            """() => { const s = window.__table; return JSON.stringify({
+            engine: document.body.dataset.engine, myTurn: document.body.dataset.myTurn,
             seat: s?.seat, pending: s?.pending, settled: s?.settled, connected: s?.connected,
             turn: s?.view?.turn, phase: s?.view?.phase, version: s?.view?.version,
             moves: s?.moves?.length, frames: s?.frames,
@@ -234,7 +235,7 @@ def take_turn(page: Any, record: Played) -> None:
     """Choose a play as a player does: on alternate turns by clicking its cards one by one (a
     lead: the weakest card), or with 提示 (hint); play it, or pass when nothing beats."""
     before = version(page)
-    state = page.evaluate("window.paiju.table.state")
+    state = page.evaluate("window.__table")
     plays = [m for m in state["moves"] if m["type"] == "play"]
     if plays and record.turns % 2 == 0:
         cards = [state["hand"][-1]] if not state["view"]["lead"] else plays[0]["cards"]
@@ -276,7 +277,7 @@ def played(browser: Any, stack: Stack, artifacts: Path) -> Iterator[Played]:
         page.goto(stack.url)
         page.wait_for_selector(".game-card[data-game='guanpai']")
         page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
-        ready_ms = page.evaluate("window.paiju.engine.readyAt")
+        ready_ms = page.evaluate(engine("readyAt"))
         both_widths(page, artifacts, "lobby")
 
         page.select_option("#create-game", "guanpai")

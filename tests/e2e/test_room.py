@@ -35,9 +35,9 @@ def shoot(page: Any, artifacts: Path, name: str) -> None:
 def take_turn(page: Any) -> None:
     """One move as a player makes it: 提示 then 出牌, or 不要 when nothing beats."""
     page.wait_for_function(
-        "document.body.dataset.myTurn !== '1' || window.paiju.table.state.moves.length > 0"
+        "document.body.dataset.myTurn !== '1' || window.__table.moves.length > 0"
     )
-    state = page.evaluate("window.paiju.table.state")
+    state = page.evaluate("window.__table")
     if not state["moves"] or page.evaluate("document.body.dataset.myTurn !== '1'"):
         return  # the turn passed meanwhile (the table moved on)
     before = state["view"]["version"]
@@ -49,7 +49,7 @@ def take_turn(page: Any) -> None:
         page.wait_for_function("!document.querySelector('#pass').disabled")
         page.click("#pass")
     page.wait_for_function(
-        f"(window.paiju.table?.state.view?.version ?? 0) > {before}"
+        f"(window.__table?.view?.version ?? 0) > {before}"
         " || !!document.querySelector('#score-sheet')"
     )
 
@@ -88,8 +88,8 @@ def talk_across_the_table(host: Any, guest: Any, spectator: Any, artifacts: Path
     say(host, "flower")
     spectator.wait_for_function(f"document.querySelector(\"{HOST_BUBBLE}\")?.textContent === '✿'")
     shoot(spectator, artifacts, "talk-watch")
-    version = spectator.evaluate("window.paiju.table.state.view.version")
-    guest.wait_for_function(f"window.paiju.table.state.view.version >= {version}")
+    version = spectator.evaluate("window.__table.view.version")
+    guest.wait_for_function(f"window.__table.view.version >= {version}")
     assert guest.locator(HOST_BUBBLE).count() == 0
     assert len(guest.evaluate("window.__spoken")) == spoken
     say(host, "bye")  # a third word among the table's last 8 events: refused, and said why
@@ -119,7 +119,7 @@ def play_match(pages: list[Any], artifacts: Path, timeout: float = 240.0) -> boo
                     if (b) b.click(); return !!b; }"""
             ):
                 moved = True
-            hand_no = page.evaluate("window.paiju.table?.state.view?.hand_no ?? 0")
+            hand_no = page.evaluate("window.__table?.view?.hand_no ?? 0")
             if not opened and hand_no >= 2 and page.locator("#open-scores").count():
                 page.click("#open-scores")
                 page.wait_for_selector(".score-dialog #score-table tr.hand-row")
@@ -217,7 +217,7 @@ def test_invite_nickname_score_table_and_rematch(
         page.wait_for_function(
             f"document.querySelectorAll('#hand .card').length === {HAND_CARDS}", timeout=30_000
         )
-    assert guest.evaluate("window.paiju.table.state.seat") == 1
+    assert guest.evaluate("window.__table.seat") == 1
     spectator, _ = browsers.page(1280, 800)
     spectator.goto(f"{stack.url}#/watch/{table}")
     spectator.wait_for_selector(".seat[data-seat='0']")
@@ -303,8 +303,8 @@ def test_invite_nickname_score_table_and_rematch(
         ("bot", info["seats"][2]["name"]),
     ]
     assert [
-        host.evaluate("window.paiju.table.state.seat"),
-        guest.evaluate("window.paiju.table.state.seat"),
+        host.evaluate("window.__table.seat"),
+        guest.evaluate("window.__table.seat"),
     ] == [0, 1]
     assert info["options"]["hands"] == 2
     shoot(guest, artifacts, "rematch-dealt")

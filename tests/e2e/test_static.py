@@ -30,6 +30,7 @@ from litestar.exceptions import NotFoundException
 from litestar.testing import TestClient
 
 from e2e.conftest import Browsers
+from e2e.probe import engine
 from e2e.stack import ROOT, Stack, wait_until
 from paiju_services.config import Settings
 from paiju_services.gateway import precompressed, static
@@ -359,9 +360,9 @@ def test_the_engine_loads_from_compressed_files_starts_at_boot_and_is_not_downlo
     for name in ("pyodide.asm.mjs", "python_stdlib.zip", "paiju-0.1.0-py3-none-any.whl", SNAPSHOT):
         assert sent[name]["content-encoding"] in ("br", "gzip"), name
     # Python started from the snapshot `make wheel` made of this wheel, not by itself
-    assert page.evaluate("window.paiju.engine.timings.snapshot") is True
+    assert page.evaluate(engine("timings.snapshot")) is True
     # the worker was started at boot, before the lobby asked the gateway for anything
-    started = page.evaluate("window.paiju.engine.startedAt")
+    started = page.evaluate(engine("startedAt"))
     first_api = page.evaluate(
         "Math.min(...performance.getEntriesByType('resource')"
         ".filter((e) => new URL(e.name).pathname.startsWith('/api/')).map((e) => e.startTime))"
@@ -412,6 +413,6 @@ def test_a_snapshot_of_another_wheel_is_not_used_and_python_starts_by_itself(
     page.context.route(re.compile(rf".*/{SNAPSHOT}$"), other_wheels)
     page.goto(stack.url)
     page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
-    assert page.evaluate("window.paiju.engine.timings.snapshot") is False
+    assert page.evaluate(engine("timings.snapshot")) is False
     assert any("snapshot is not of this wheel" in w for w in warnings), warnings
-    assert page.evaluate("window.paiju.engine.python").startswith("3.")  # Python ran
+    assert page.evaluate(engine("python")).startswith("3.")  # Python ran

@@ -2,17 +2,11 @@
 // (a bomb), your turn, the end of a hand; and its voice (the browser's own speech synthesis, no
 // sound file either): the calls (管上, a big play's kind, 不要, 报单) and the 快捷语. One mute switch silences
 // both, kept in localStorage ("paiju.mute").
-//
-// For tests: every sound asked for is logged in `window.paijuAudioLog` ({sound, muted, voiced,
-// at}) and announced as a `paiju:sound` CustomEvent on window (detail: the same record), whether or
-// not it was heard: `muted` means it was silenced, `voiced` that its notes went to the speakers.
 
 const KEY = "paiju.mute";
 let muted = localStorage.getItem(KEY) === "1";
 let context = null;
 const listeners = new Set();
-
-window.paijuAudioLog = window.paijuAudioLog ?? [];
 
 // Each sound: a few notes [frequency Hz, start s, length s, wave, gain].
 const SOUNDS = {
@@ -91,17 +85,12 @@ for (const type of ["pointerdown", "keydown"]) {
   );
 }
 
-/** Play a sound by name (see SOUNDS); logged for tests either way. */
+/** Play a sound by name (see SOUNDS), unless muted. */
 export function sound(name) {
   const notes = SOUNDS[name];
-  if (!notes) return;
-  const record = { sound: name, muted, voiced: false, at: Math.round(performance.now()) };
-  window.paijuAudioLog.push(record);
-  window.dispatchEvent(new CustomEvent("paiju:sound", { detail: record }));
-  if (muted) return;
+  if (!notes || muted) return;
   const ctx = audioContext();
   if (!ctx || ctx.state === "closed") return;
-  record.voiced = true;
   // suspended, or being suspended by a quietAfter that fired just now: its clock waits meanwhile
   ctx.resume().catch(() => {});
   const now = ctx.currentTime + 0.01;

@@ -25,6 +25,7 @@ import {
   turnLine,
   valueName,
 } from "./words.js";
+import { seatToMove } from "./table-phases.js";
 
 // View keys every game has (the table's and the climbing core's), drawn in their own way.
 const CORE_KEYS = new Set([
@@ -32,22 +33,6 @@ const CORE_KEYS = new Set([
   "revealed_seed", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
   "out", "benched",
 ]);
-// The table's own phases, when no seat acts (the deal and its fairness, the end of a hand); in
-// every other phase `turn` names the seat to move (to play cards, or to say a word).
-const TABLE_PHASES = new Set(["commit", "seeding", "reveal", "over"]);
-const HAND_OVER_PHASES = new Set(["reveal", "commit", "seeding", "over"]); // with a last hand
-
-/** The seat that must act now, or null while the table deals or scores. */
-export function seatToMove(view) {
-  return !view || TABLE_PHASES.has(view.phase) ? null : (view.turn ?? null);
-}
-
-/** Whether the view shows a hand just scored (its sheet is due): as the engine's `view()` opens
- * every hand. */
-export function handOver(view) {
-  return !!view?.last_hand && HAND_OVER_PHASES.has(view.phase);
-}
-
 /** Where each seat sits, seen from `bottom`: seats are numbered in the order of play, and play
  * goes counterclockwise, so the next seat (下家) sits on the right. */
 export function positions(players, bottom) {

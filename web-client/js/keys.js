@@ -10,19 +10,21 @@
 // In a speaking round (a bid, a card to call) the words are buttons, reached with Tab. The hand is
 // one stop of the Tab order (a roving tabindex): Tab goes from the hand to the words and buttons.
 //
-// The table draws its board again after every event, which takes the focused element out of the
-// document, and the focus would fall back to the body. What had the focus is remembered (a card by
-// its code, a button by its id or its data), and after each redraw it is focused again if it still
-// exists and can take the focus (a card just played: its neighbour in the hand).
+// The table draws its board again after every event, which can take the focused element out of
+// the document, and the focus would fall back to the body. What had the focus is remembered (a
+// card by its code, a button by its id or its data), and after each redraw (the table calls
+// `redrawn()` once it has drawn a state) it is focused again if it still exists and can take the
+// focus (a card just played: its neighbour in the hand).
 //
 // The live region (#announcer, ui.js `say`) is told what the other seats played, the cards named
 // as the page names them (cards.js `cardText`), and when it becomes your turn: not the whole page.
 //
 // Installed by the table with one call; it finds the hand and buttons by their ids in `mySlot`,
-// reads the table's state through `state()` and names seats through the board's `ctx()`, and
-// detaches itself when the table page leaves the document.
+// reads the table's state through `state()` and names seats through the board's `ctx()`; the
+// table calls `detach()` when its page is left.
 
-import { seatName, seatToMove } from "./board.js";
+import { seatName } from "./board.js";
+import { seatToMove } from "./table-phases.js";
 import { cardText } from "./cards.js";
 import { $, $$, clear, h } from "./dom.js";
 import { onLang, t } from "./i18n.js";
@@ -285,17 +287,6 @@ export function installKeys({ page, mySlot, ctx, state }) {
   }
 
   // --- wiring --------------------------------------------------------------------------------------
-  const redrawn = new MutationObserver(() => {
-    if (!page.isConnected) return detach();
-    dressHand();
-    restore();
-    tell();
-  });
-  redrawn.observe(page, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "hidden"] });
-  const left = new MutationObserver(() => {
-    if (!page.isConnected) detach();
-  });
-  if (page.parentNode) left.observe(page.parentNode, { childList: true });
   const stopLang = onLang(renderHelp);
   document.addEventListener("keydown", onKey, true);
   document.addEventListener("focusin", onFocus);
@@ -303,12 +294,22 @@ export function installKeys({ page, mySlot, ctx, state }) {
   renderHelp();
 
   function detach() {
-    redrawn.disconnect();
-    left.disconnect();
     stopLang();
     document.removeEventListener("keydown", onKey, true);
     document.removeEventListener("focusin", onFocus);
     document.removeEventListener("pointerdown", onPointer, true);
     unsay();
   }
+
+  return {
+    /** The table has drawn a state: the hand dressed, the focus given back, the news told. */
+    redrawn() {
+      if (!page.isConnected) return;
+      dressHand();
+      restore();
+      tell();
+    },
+    /** The table page is left. */
+    detach,
+  };
 }

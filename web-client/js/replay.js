@@ -4,7 +4,8 @@
 // (#/replay/<id>?step=N&speed=S), so a link to any moment can be shared.
 
 import * as api from "./api.js";
-import { handOver, PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
+import { PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
+import { handOver } from "./table-phases.js";
 import { cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { engine, replaySteps } from "./engine.js";
