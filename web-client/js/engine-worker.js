@@ -20,6 +20,14 @@
 //                                                            checks, findings, lines, …}; texts in
 //                                                            lang "zh" | "en", or {zh, en} ("both")
 //                  {id, op: "drop", key}                     forget a SeatClient
+//                  {id, op: "practice", key, method, args}   a practice table run here
+//                                                            (paiju.practice.PracticeJson, imported
+//                                                            at the first): method "start" [args
+//                                                            JSON] or "resume" [log, args JSON]
+//                                                            makes table `key`; "open", "receive",
+//                                                            "advance", "rematch", "log", "hands",
+//                                                            "entry" call it (JSON text back);
+//                                                            "drop" forgets it
 //   worker → main  {id, ok: true, result} | {id, ok: false, error: "message"}
 //                  {type: "status", stage: "pyodide" | "wheel" | "ready" | "failed", detail}
 // Requests are answered in order; a request sent before "init" finished waits for it.
@@ -28,6 +36,8 @@ let pyodide = null;
 let clientModule = null;
 let trackerModule = null;
 let auditModule = null; // paiju.log.audit_json, imported at the first audit (a game never needs it)
+let practiceModule = null; // paiju.practice, imported at the first practice table
+const practices = new Map(); // key → PracticeJson (a PyProxy): the practice tables run here
 let ready = null; // the promise of init
 const seats = new Map(); // key → SeatClient (a PyProxy)
 const trackers = new Map(); // key → TrackerClient (a PyProxy): the seat's card counter
@@ -142,6 +152,8 @@ function seatClient(key) {
   return client;
 }
 
+const PRACTICE_CALLS = new Set(["open", "receive", "advance", "rematch", "log", "hands", "entry"]);
+
 const OPS = {
   seat({ key, config }) {
     seats.get(key)?.destroy();
@@ -176,6 +188,23 @@ const OPS = {
   audit({ text, lang }) {
     auditModule ??= pyodide.pyimport("paiju.log.audit_json");
     return JSON.parse(auditModule.audit_log(String(text ?? ""), lang || "both"));
+  },
+  practice({ key, method, args = [] }) {
+    if (method === "start" || method === "resume") {
+      practiceModule ??= pyodide.pyimport("paiju.practice");
+      practices.get(key)?.destroy();
+      practices.set(key, practiceModule.PracticeJson[method](...args));
+      return true;
+    }
+    const table = practices.get(key);
+    if (!table) throw new Error(`no practice table ${key}: send "start" or "resume" first`);
+    if (method === "drop") {
+      table.destroy();
+      practices.delete(key);
+      return true;
+    }
+    if (!PRACTICE_CALLS.has(method)) throw new Error(`unknown practice call ${method}`);
+    return table[method](...args);
   },
   drop({ key }) {
     seats.get(key)?.destroy();

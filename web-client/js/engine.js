@@ -126,3 +126,10 @@ export async function auditLog(text, lang = "both") {
   await engine.ready;
   return call("audit", { text, lang });
 }
+
+/** A call to the practice table `key` run in the worker (paiju.practice.PracticeJson): "start"
+ * or "resume" make it, "drop" forgets it; the others answer its JSON text. */
+export async function practiceCall(key, method, ...args) {
+  await engine.ready;
+  return call("practice", { key, method, args });
+}

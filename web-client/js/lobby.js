@@ -286,7 +286,36 @@ export function mountLobby(root) {
       { name: "clock" },
       CLOCK_CHOICES.map((choice) => h("option", { value: choice, selected: choice === "standard" }, t(`clock_${choice}`))),
     );
-    const submit = h("button.button.primary#create-submit", { type: "submit" }, t("createAndSit"));
+    const submit = h("button.button.primary#create-submit", { type: "submit", disabled: !isOnline() }, t("createAndSit"));
+    // 练习: the same choices, played against bots in this browser alone (practice.js), offline too,
+    // at the bots' level and pace chosen here
+    const levelSelect = h(
+      "select#practice-level",
+      { name: "level" },
+      (game.levels ?? []).map((level, i) => h("option", { value: level.id, selected: i === 0 }, getLang() === "zh" ? level.name_zh : level.name_en)),
+    );
+    const paceSelect = h(
+      "select#practice-pace",
+      { name: "pace" },
+      h("option", { value: "normal", selected: true }, t("paceNormal")),
+      h("option", { value: "fast" }, t("paceFast")),
+    );
+    const practice = h(
+      "button.button#practice-submit",
+      {
+        type: "button",
+        on: {
+          click: () => {
+            api.setPlayerName(name.value);
+            const query = new URLSearchParams({ players: playersSelect.value, clock: clockSelect.value, level: levelSelect.value, pace: paceSelect.value });
+            const options = changedOptions(controls);
+            if (Object.keys(options).length > 0) query.set("options", JSON.stringify(options));
+            location.hash = `#/practice/${game.id}/${variantSelect.value}?${query}`;
+          },
+        },
+      },
+      t("practiceGo"),
+    );
     const form = h(
       "form.create-form",
       {
@@ -326,6 +355,14 @@ export function mountLobby(root) {
       h("label", null, h("span", null, t("opponents")), opponents),
       h("label", null, h("span", null, t("yourName")), name),
       submit,
+      h(
+        "fieldset.practice-box",
+        null,
+        h("legend", null, t("practiceStart")),
+        h("p.muted.practice-hint", null, t(isOnline() ? "practiceHint" : "offlineCreate")),
+        h("div.practice-row", null, h("label", null, h("span", null, t("practiceLevel")), levelSelect), h("label", null, h("span", null, t("practicePace")), paceSelect)),
+        practice,
+      ),
     );
     return form;
   }

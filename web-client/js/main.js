@@ -7,6 +7,7 @@
 //   #/replay/<id>?step=N&speed=S   a finished game, at step N (a link anyone can open)
 //   #/verify                   verify a game in your own browser: audit a dropped log file
 //   #/verify/<id>              the same for a finished table's log, fetched from the gateway
+//   #/practice/<game>[/<variant>]  a practice table against bots, run in this browser (offline too)
 //
 // Hash routes need nothing from the server but index.html, so every link works offline from
 // the running gateway, and a shared replay link opens at its step.
@@ -17,6 +18,7 @@ import { $ } from "./dom.js";
 import { engine, onEngine, startEngine } from "./engine.js";
 import { getLang, onLang, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountPractice } from "./practice.js";
 import { isOnline, keepForOffline, onOnline } from "./offline.js";
 import { mountReplay } from "./replay.js";
 import { mountRules } from "./rules.js";
@@ -31,6 +33,7 @@ const ROUTES = [
   [/^\/watch\/([\w-]+)$/, (m) => (el, q) => mountTable(el, m[1], { watch: true, query: q })],
   [/^\/replay\/([\w-]+)$/, (m) => (el, q) => mountReplay(el, m[1], q)],
   [/^\/verify(?:\/([\w-]+))?$/, (m) => (el) => mountVerify(el, m[1] ?? null)],
+  [/^\/practice\/([\w-]+)(?:\/([\w-]+))?$/, (m) => (el, q) => mountPractice(el, m[1], m[2], q)],
 ];
 
 let current = null; // {unmount, rerender}

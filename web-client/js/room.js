@@ -130,6 +130,15 @@ export function leaveMatchButton(tableId) {
   );
 }
 
+/** 结束练习: a practice match given up (after a confirm); the page goes back to the lobby.
+ * @param {import("./table.js").TableSource} source */
+export function endPracticeButton(source) {
+  const click = async () => {
+    if (window.confirm(t("practiceEndConfirm"))) await source.leave();
+  };
+  return h("button.linkish#end-practice", { type: "button", on: { click } }, t("practiceEnd"));
+}
+
 /** A button that asks the server something: disabled while it asks; a refusal is shown and the
  * button enabled again. */
 function askingButton(tag, label, ask) {

@@ -12,8 +12,10 @@ import { reasonName } from "./words.js";
 
 const finished = new Map(); // table id: the hands of a finished table (a promise)
 
-/** The hands of a table: fetched afresh while it plays, once when it is over. */
-export function loadHands(tableId, over = false) {
+/** The hands of a table: fetched afresh while it plays, once when it is over (a practice table's,
+ * `source.hands()`, always afresh: its next match is played under the same id). */
+export function loadHands(tableId, over = false, source = null) {
+  if (source) return source.hands();
   const known = finished.get(tableId);
   if (known) return known;
   const promise = api.hands(tableId);
@@ -104,7 +106,7 @@ export function scoreTable(data, ctx) {
 /** An element that fills itself with the table's score table (for the match-over sheet). */
 export function scoreTableHost(tableId, ctx, over) {
   const host = h("section.score-table-host", { "aria-label": t("scoreTable") }, h("h3", null, t("scoreTable")), h("p.muted", null, t("loading")));
-  loadHands(tableId, over)
+  loadHands(tableId, over, ctx.source)
     .then((data) => clear(host, h("h3", null, t("scoreTable")), scoreTable(data, ctx)))
     .catch((err) => clear(host, h("p.error", null, `${t("errorPrefix")}${both(err)}`)));
   return host;
@@ -134,7 +136,7 @@ export function openScoreTable(tableId, ctx) {
   document.addEventListener("keydown", onKey);
   document.body.append(dialog);
   closeBtn.focus();
-  loadHands(tableId)
+  loadHands(tableId, false, ctx.source)
     .then((data) => clear(body, scoreTable(data, ctx)))
     .catch((err) => clear(body, h("p.error", null, `${t("errorPrefix")}${both(err)}`)));
   return close;

@@ -9,7 +9,7 @@ import { clockText } from "./clock.js";
 import { clear, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
-import { leaveMatchButton, rematchWaiting, shareButtons, waitingControls } from "./room.js";
+import { endPracticeButton, leaveMatchButton, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable } from "./scores.js";
 
 /** @typedef {import("./table-state.js").TableState} TableState */
@@ -18,8 +18,9 @@ import { openScoreTable } from "./scores.js";
 /** @param {any[]} a @param {any[]} b */
 const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** The head of table `tableId` (`watch`: opened to watch). @param {string} tableId @param {boolean} watch */
-export function createHead(tableId, watch) {
+/** The head of table `tableId` (`watch`: opened to watch; `source`: a practice table's, else null).
+ * @param {string} tableId @param {boolean} watch @param {import("./table.js").TableSource | null} source */
+export function createHead(tableId, watch, source) {
   const title = h("h1.table-title");
   const sub = h("p.table-sub");
   const conn = h("span.conn", { role: "status" });
@@ -42,7 +43,7 @@ export function createHead(tableId, watch) {
     title.textContent = `${gameName(game) || s.config?.game || ""} · ${variantName(variant)}`;
     const bits = [];
     if (shownHand) bits.push(t("handNo", { n: shownHand }));
-    bits.push(`${t("table")} ${tableId.slice(0, 8)}`);
+    bits.push(source ? t("practiceTable") : `${t("table")} ${tableId.slice(0, 8)}`);
     if (s.seat === null) bits.push(t("spectating"));
     const rules = houseRulesText(variant, s.config?.options);
     const clockLine = clockText(game, s.meta?.clock);
@@ -54,9 +55,10 @@ export function createHead(tableId, watch) {
       " ",
       h("a.linkish#table-rules", { href: `#/rules/${s.config?.game ?? ""}?table=${tableId}` }, t("rules")),
       " ",
-      shareButtons(tableId, s.meta),
+      source ? null : shareButtons(tableId, s.meta),
       dealt ? [" ", h("button.linkish#open-scores", { type: "button", on: { click: () => openScoreTable(tableId, ctx()) } }, t("scoresButton"))] : null,
-      s.seat !== null && !watch && s.meta?.status === "playing" ? [" ", leaveMatchButton(tableId)] : null,
+      source ? [" ", endPracticeButton(source)] : null,
+      !source && s.seat !== null && !watch && s.meta?.status === "playing" ? [" ", leaveMatchButton(tableId)] : null,
     );
     back.textContent = `← ${t("backToLobby")}`;
   }

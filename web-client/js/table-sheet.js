@@ -16,11 +16,12 @@ import { scoreTableHost } from "./scores.js";
 /** @typedef {{state: TableState, ctx: any}} SheetModel */
 
 /**
- * The sheet of table `tableId`. `press(handNo)`: 继续 pressed (a spectator's closes the sheet);
- * `decline()`: the rematch put to me declined.
- * @param {string} tableId @param {{press: (handNo: number) => void, decline: () => void}} actions
+ * The sheet of table `tableId` (`source`: a practice table's, else null). `press(handNo)`: 继续
+ * pressed (a spectator's closes the sheet); `decline()`: the rematch put to me declined.
+ * @param {string} tableId @param {import("./table.js").TableSource | null} source
+ * @param {{press: (handNo: number) => void, decline: () => void}} actions
  */
-export function createSheet(tableId, { press, decline }) {
+export function createSheet(tableId, source, { press, decline }) {
   const el = h("div.sheet-host");
   let finalScores = null; // the match-over sheet's score table (fetched once)
   /** @type {any[]} */
@@ -50,6 +51,7 @@ export function createSheet(tableId, { press, decline }) {
     const ended = handOver(view) && (view.phase === "seeding" || view.phase === "over");
     const final = view.phase === "over" || !!s.over;
     const handNo = view.last_hand?.hand_no;
+    if (!final) finalScores = null; // a practice table's next match is played under the same id
     if (!ended || (!final && s.dismissedHand === handNo)) {
       clear(el);
       el.hidden = true;
@@ -57,7 +59,9 @@ export function createSheet(tableId, { press, decline }) {
     }
     const seated = s.seat !== null && !!s.token;
     const offer = s.rematchOffer && { ...s.rematchOffer, onDecline: decline };
-    const buttons = final
+    const buttons = final && source
+      ? practiceEndControls(source)
+      : final
       ? [
           rematchControls(tableId, s.meta, seated, offer),
           h(`a.button${s.seat !== null ? "" : ".primary"}#open-replay`, { href: `#/replay/${tableId}` }, t("viewReplay")),
@@ -71,4 +75,21 @@ export function createSheet(tableId, { press, decline }) {
   }
 
   return { el, render, forget: () => (drawn = []) };
+}
+
+/** A practice match's end: 再来一局 at the same table, the log saved as a file (for the verify
+ * page or `paiju audit`), the lobby.
+ * @param {import("./table.js").TableSource} source */
+function practiceEndControls(source) {
+  const saveLog = async () => {
+    const text = await source.log();
+    const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: "paiju-practice.jsonl" });
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  };
+  return [
+    h("button.button.primary#rematch", { type: "button", on: { click: () => source.rematch() } }, t("rematch")),
+    h("button.button#export-log", { type: "button", on: { click: saveLog } }, t("exportLog")),
+    h("a.button", { href: "#/" }, t("backToLobby")),
+  ];
 }

@@ -39,11 +39,14 @@ import { wordsOf } from "./words.js";
 const idPrefix = () => `c-${Date.now().toString(36)}-${Math.floor(Math.random() * 0xffffffff).toString(36)}`;
 
 /**
- * Where a table is served from, when not the server: `transport` (table-socket.js's interface:
- * its frames and commands), `token` (my seat), `table()` (the table's entry, as the server's
- * /api/tables/<id> gives it).
- * @typedef {{transport?: import("./table-socket.js").Transport, token?: {seat: number, token: string} | null,
- *   table?: () => Promise<any>, [more: string]: any}} TableSource
+ * Where a table is served from, when not the server (a practice table, practice.js): `transport`
+ * (table-socket.js's interface: its frames and commands), `token` (my seat), `table()` (the
+ * table's entry, as the server's /api/tables/<id> gives it), `hands()` (its hands scored, as
+ * /api/tables/<id>/hands), `rematch()` (再来一局 at the same table), `leave()` (the page's way
+ * out), `log()` (the log's text, for its export).
+ * @typedef {{practice: true, transport: import("./table-socket.js").Transport, token: {seat: number, token: string},
+ *   table: () => Promise<any>, hands: () => Promise<any>, rematch: () => Promise<void>, leave: () => Promise<void>,
+ *   log: () => Promise<string>}} TableSource
  */
 
 /**
@@ -74,10 +77,10 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
   const transport = source?.transport ?? socketTransport({ url: tableSocketUrl(location, tableId), hello: () => state.token?.token ?? null });
 
   // --- the page's parts ------------------------------------------------------------------------
-  const head = createHead(tableId, watch);
+  const head = createHead(tableId, watch, source);
   const waiting = createWaiting(tableId, { watch, invited: query?.get("join") === "1", sit, fillBots });
   const boardHost = h("div.board-host#board");
-  const sheet = createSheet(tableId, {
+  const sheet = createSheet(tableId, source, {
     press: (handNo) => {
       if (state.seat === null || !state.token) return void dispatch({ type: "dismiss_sheet", handNo });
       // once the next deal is committed to, 继续 carries this player's seed for its shuffle
@@ -144,6 +147,7 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
       handNote: state.handNote,
       offline: !state.connected, // no socket: what the server's clocks say now is not known here
       talk: talk.bubbles(),
+      source, // null: the server's table
     };
   }
 
