@@ -18,6 +18,8 @@ Sections now:
   the hero's mean score a hand with its 95% confidence interval (target: above 0, 400 hands).
 - Browser client (bench/browser_bench.py): one local validation of a selection, in Debian's
   headless Chromium against the real stack.
+- Practice (bench/practice_bench.py): per game, a practice table's bot move (普通) in the page's
+  engine worker, p50/p95, beside the target of a move shown within 1 s (the pace's delay included).
 - First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
   cold visit (empty cache) and a warm one (reload), in Chromium against the real stack.
 - Services under load (bench/services_bench.py): short runs of the load tool, each figure beside
@@ -62,6 +64,7 @@ PYODIDE_MAX_SLOWDOWN = 2.0  # Pyodide may be at most this many times slower than
 sys.path.insert(0, str(BENCH_DIR))
 from browser_bench import browser_section, first_visit_section  # noqa: E402  (a sibling module)
 from duel_bench import duel_section  # noqa: E402  (a sibling module)
+from practice_bench import practice_section  # noqa: E402  (a sibling module)
 from services_bench import services_section  # noqa: E402  (a sibling module)
 
 
@@ -445,6 +448,7 @@ SECTIONS: list[tuple[str, Section]] = [
     ("Engines before and after the core change (CPython)", before_and_after_section),
     ("Bot levels: 普通 among 入门 in duplicate duels (paiju duel, CPython)", duel_section),
     ("Browser client: Chromium", browser_section),
+    ("Practice: a bot's move in Pyodide (Chromium)", practice_section),
     (
         "First visit: bytes on the wire and engine ready, cold and warm (Chromium)",
         first_visit_section,
