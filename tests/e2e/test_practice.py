@@ -80,6 +80,12 @@ def test_guanpai_practice_offline_on_a_desktop_to_its_sheets_and_an_audited_log(
     checked = audit(log)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert len(log.read_text().splitlines()) > 10
+    # its replay and its check in this browser, from the log kept here (still offline)
+    page.click("#open-replay")
+    page.wait_for_selector(".replay-page[data-ready='1'], [data-ready='1']", timeout=60_000)
+    page.click("#replay-verify")
+    page.wait_for_selector(".verify-page[data-state='done']", timeout=60_000)
+    assert page.locator(".verify-page").get_attribute("data-verdict") == "sound"
     watch.assert_clean()
 
 

@@ -5,7 +5,7 @@
 const DATABASE = "paiju-practice";
 const MATCHES = "matches";
 
-/** @typedef {{args: Record<string, any>, secret: string, log: string, saved: number}} KeptPractice */
+/** @typedef {{table: string, args: Record<string, any>, secret: string, log: string, saved: number}} KeptPractice */
 
 /** @returns {Promise<IDBDatabase>} */
 function database() {
@@ -46,7 +46,31 @@ export function keepPractice(key, match) {
   return withMatches("readwrite", (store) => store.put(match, key));
 }
 
+/** The kept match played at practice table `table` (its id in the log), if any.
+ * @param {string} table @returns {Promise<KeptPractice | undefined>} */
+export async function keptPracticeAt(table) {
+  /** @type {KeptPractice[]} */
+  const all = await withMatches("readonly", (store) => store.getAll());
+  return all.find((match) => match.table === table);
+}
+
 /** @param {string} key */
 export function forgetPractice(key) {
   return withMatches("readwrite", (store) => store.delete(key));
+}
+
+/** Whether `tableId` names a practice table of this browser (its log is kept here, not served). */
+export const isPracticeTable = (tableId) => tableId.startsWith("practice-");
+
+/**
+ * A practice table's kept log as the gateway gives a table's (`{header, events}`), and its seats'
+ * names as a table's entry has them.
+ * @param {string} tableId
+ */
+export async function practiceLog(tableId) {
+  const kept = await keptPracticeAt(tableId);
+  if (!kept?.log) throw new Error(`no practice match kept at ${tableId}`);
+  const [header, ...events] = kept.log.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  const meta = { seats: (header.names ?? []).map((name, seat) => ({ seat, name, kind: seat === kept.args.seat ? "human" : "bot" })) };
+  return { log: { header, events }, meta };
 }

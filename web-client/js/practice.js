@@ -22,6 +22,7 @@ export const PACES = { normal: { bot_delay_ms: 800, auto_delay_ms: 1000 }, fast:
 /** The table id a practice match is shown under (the worker's key, the log's table). */
 const tableOf = (key) => `practice-${key.replace("/", "-")}`;
 
+
 /**
  * The arguments of a new practice match, from the route's query (the lobby's form).
  * @param {any} game @param {any} variant @param {URLSearchParams | null} query
@@ -74,7 +75,7 @@ export function mountPractice(root, gameId, variantId, query) {
     }
     if (!kept) {
       const args = newMatch(game, variant, query);
-      kept = { args, secret: api.newSeed(), log: "", saved: Date.now() };
+      kept = { table: id, args, secret: api.newSeed(), log: "", saved: Date.now() };
       await call("start", JSON.stringify({ ...args, table: id, seed: kept.secret, now_ms: Date.now() }));
       await keepPractice(key, { ...kept, log: await call("log") });
     }

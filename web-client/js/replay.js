@@ -1,4 +1,5 @@
-// The replay of a finished game: its full log from the gateway (GET /api/tables/<id>/log),
+// The replay of a finished game: its full log from the gateway (GET /api/tables/<id>/log), or a
+// practice table's from this browser's keeping (practice-store.js),
 // replayed by the engine in the worker into one public view per step, every hand open. Step
 // forward and back, scrub the timeline, play at a chosen speed; the URL holds the step
 // (#/replay/<id>?step=N&speed=S), so a link to any moment can be shared.
@@ -9,6 +10,7 @@ import { handOver } from "./table-phases.js";
 import { cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { engine, replaySteps } from "./engine.js";
+import { isPracticeTable, practiceLog } from "./practice-store.js";
 import { both, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./lobby.js";
 import { copyText, toast } from "./ui.js";
@@ -116,7 +118,12 @@ export function mountReplay(root, tableId, query) {
   async function load() {
     clear(boardHost, h("p.muted.big", null, t("loadingReplay")));
     try {
-      const [log, meta, games] = await Promise.all([api.tableLog(tableId), api.table(tableId).catch(() => null), catalog()]);
+      const served = () => Promise.all([api.tableLog(tableId), api.table(tableId).catch(() => null)]);
+      const kept = async () => {
+        const { log, meta } = await practiceLog(tableId); // played in this browser, kept here
+        return [log, meta];
+      };
+      const [[log, meta], games] = await Promise.all([isPracticeTable(tableId) ? kept() : served(), catalog()]);
       s.log = log;
       s.meta = meta;
       s.game = games.find((g) => g.id === log.header.config.game) ?? null;

@@ -60,7 +60,7 @@ export function createSheet(tableId, source, { press, decline }) {
     const seated = s.seat !== null && !!s.token;
     const offer = s.rematchOffer && { ...s.rematchOffer, onDecline: decline };
     const buttons = final && source
-      ? practiceEndControls(source)
+      ? practiceEndControls(tableId, source)
       : final
       ? [
           rematchControls(tableId, s.meta, seated, offer),
@@ -77,10 +77,10 @@ export function createSheet(tableId, source, { press, decline }) {
   return { el, render, forget: () => (drawn = []) };
 }
 
-/** A practice match's end: 再来一局 at the same table, the log saved as a file (for the verify
- * page or `paiju audit`), the lobby.
- * @param {import("./table.js").TableSource} source */
-function practiceEndControls(source) {
+/** A practice match's end: 再来一局 at the same table, its replay (from the log kept in this
+ * browser), the log saved as a file (for the verify page or `paiju audit`), the lobby.
+ * @param {string} tableId @param {import("./table.js").TableSource} source */
+function practiceEndControls(tableId, source) {
   const saveLog = async () => {
     const text = await source.log();
     const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })), download: "paiju-practice.jsonl" });
@@ -89,6 +89,7 @@ function practiceEndControls(source) {
   };
   return [
     h("button.button.primary#rematch", { type: "button", on: { click: () => source.rematch() } }, t("rematch")),
+    h("a.button#open-replay", { href: `#/replay/${tableId}` }, t("viewReplay")),
     h("button.button#export-log", { type: "button", on: { click: saveLog } }, t("exportLog")),
     h("a.button", { href: "#/" }, t("backToLobby")),
   ];

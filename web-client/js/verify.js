@@ -1,5 +1,6 @@
 // Verify a game in your own browser. A log file dropped or chosen here (#/verify), or a finished
-// table's log fetched from our gateway (#/verify/<table id>, GET /api/tables/<id>/log?format=jsonl),
+// table's log fetched from our gateway (#/verify/<table id>, GET /api/tables/<id>/log?format=jsonl;
+// a practice table's, #/verify/practice-…, from this browser's keeping: practice-store.js),
 // is audited by the rules engine in the worker: paiju.log.audit_json.audit_log, the very audit that
 // `paiju audit` runs (paiju.log.replay.audit and its sentences, paiju.log.report.describe), so the
 // verdict here is the command's. Nothing is re-checked in JavaScript and the log is never sent
@@ -12,6 +13,7 @@
 // order mark kept (the command refuses both what is not UTF-8 and a header behind a BOM).
 
 import { ApiError } from "./api.js";
+import { isPracticeTable, keptPracticeAt } from "./practice-store.js";
 import { clear, h } from "./dom.js";
 import { auditLog, engine } from "./engine.js";
 import { both, t } from "./i18n.js";
@@ -108,17 +110,8 @@ export function mountVerify(root, tableId = null) {
     setState("working");
     let text;
     try {
-      const response = await fetch(logUrl(tableId), { cache: "no-store" });
-      if (!response.ok) {
-        let body = null;
-        try {
-          body = await response.json();
-        } catch {
-          body = null;
-        }
-        throw new ApiError(response.status, body);
-      }
-      text = decode(await response.arrayBuffer());
+      if (isPracticeTable(tableId)) text = (await keptPracticeAt(tableId))?.log ?? "";
+      else text = await servedLog(tableId);
     } catch (err) {
       if (run !== s.run || s.dead) return;
       s.error = err instanceof ApiError || err?.zh ? { zh: err.zh, en: err.en } : { key: "verifyFailedRun", params: { reason: err.message } };
@@ -126,6 +119,22 @@ export function mountVerify(root, tableId = null) {
       return;
     }
     await verifyText(text, run);
+  }
+
+  /** A finished table's log as our gateway serves it, decoded as the command reads a file.
+   * @param {string} id */
+  async function servedLog(id) {
+    const response = await fetch(logUrl(id), { cache: "no-store" });
+    if (!response.ok) {
+      let body = null;
+      try {
+        body = await response.json();
+      } catch {
+        body = null;
+      }
+      throw new ApiError(response.status, body);
+    }
+    return decode(await response.arrayBuffer());
   }
 
   async function verifyText(text, run) {
