@@ -328,17 +328,17 @@ def hand_with_a_xi() -> dict[str, Any]:
 def test_a_hand_dealt_with_a_xi_shows_its_bonus_lines_on_the_sheet(
     browsers: Browsers, stack: Stack, artifacts: Path
 ) -> None:
-    """The table's own score sheet (board.js, the catalogue's words), drawn in the page for a hand
-    the engine dealt with a 喜: a live table would need about 35 deals to meet one, as the server's
-    secret decides every deal (by design nobody can steer it)."""
+    """The table's own score sheet (score-sheet.js, the catalogue's words), drawn in the page for a
+    hand the engine dealt with a 喜: a live table would need about 35 deals to meet one, as the
+    server's secret decides every deal (by design nobody can steer it)."""
     view = hand_with_a_xi()
     page, _ = browsers.page(WIDTHS["desktop"])
     page.goto(stack.url)
     page.wait_for_selector(f".game-card[data-game='{GAME}']")
     reasons = page.evaluate(
         """async ([view, id]) => {
-            const { scoreSheet } = await import("/js/board.js");
-            const { catalog } = await import("/js/lobby.js");
+            const { scoreSheet } = await import("/js/score-sheet.js");
+            const { catalog } = await import("/js/catalog.js");
             const game = (await catalog()).find((g) => g.id === id);
             const ctx = { view, words: game.words, names: [], kinds: ["bot", "bot", "bot", "bot"] };
             const sheet = scoreSheet(ctx, { final: true });

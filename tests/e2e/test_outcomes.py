@@ -33,7 +33,7 @@ NAMES = ["甲", "乙", "丙", "丁"]
 
 # the page's renderers, given a view, the game's words and the seat the page is for
 DRAW_SHEET = """async ([view, words]) => {
-  const { scoreSheet } = await import('/js/board.js');
+  const { scoreSheet } = await import('/js/score-sheet.js');
   const names = ['甲', '乙', '丙', '丁'];
   const sheet = scoreSheet({ view, words, names, me: null, kinds: [] });
   const cells = (row) => [...row.querySelectorAll('td')].map((td) => td.textContent);

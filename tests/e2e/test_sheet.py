@@ -39,10 +39,10 @@ def test_a_one_hand_match_s_sheet_opens_as_the_match_s_end(
 
 
 def sheet_of(page: Any, scores: list[int], totals: list[int], final: bool) -> dict[str, Any]:
-    """The sheet board.js draws for a hand with these scores (its own renderer, in the page)."""
+    """The sheet that score-sheet.js draws for a hand with these scores (in the page)."""
     out: dict[str, Any] = page.evaluate(
         """async ([scores, totals, final]) => {
-            const { scoreSheet } = await import('/js/board.js');
+            const { scoreSheet } = await import('/js/score-sheet.js');
             const view = {
                 players: 4, phase: final ? 'over' : 'commit', totals, counts: [0, 3, 5, 2],
                 last_hand: { hand_no: 1, order: [0, 1, 2, 3], scores, lines: [] },

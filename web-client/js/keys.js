@@ -23,7 +23,7 @@
 // reads the table's state through `state()` and names seats through the board's `ctx()`; the
 // table calls `detach()` when its page is left.
 
-import { seatName } from "./board.js";
+import { seatName } from "./seating.js";
 import { seatToMove } from "./table-phases.js";
 import { cardText } from "./cards.js";
 import { $, $$, clear, h } from "./dom.js";

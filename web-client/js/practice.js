@@ -10,7 +10,7 @@ import { clockOf } from "./clock.js";
 import { h } from "./dom.js";
 import { practiceCall } from "./engine.js";
 import { t } from "./i18n.js";
-import { catalog } from "./lobby.js";
+import { catalog } from "./catalog.js";
 import { forgetPractice, keepPractice, keptPractice } from "./practice-store.js";
 import { practiceTransport } from "./practice-transport.js";
 import { mountTable } from "./table.js";

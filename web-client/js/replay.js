@@ -5,14 +5,17 @@
 // (#/replay/<id>?step=N&speed=S), so a link to any moment can be shared.
 
 import * as api from "./api.js";
-import { PlayMemory, renderBoard, scoreSheet, seatName, startClocks } from "./board.js";
+import { renderBoard } from "./board.js";
+import { scoreSheet } from "./score-sheet.js";
+import { PlayMemory, seatName } from "./seating.js";
+import { startClocks } from "./turn-clocks.js";
 import { handOver } from "./table-phases.js";
 import { cardText } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { engine, replaySteps } from "./engine.js";
 import { isPracticeTable, practiceLog } from "./practice-store.js";
 import { both, t } from "./i18n.js";
-import { catalog, gameName, variantName, variantOf } from "./lobby.js";
+import { catalog, gameName, variantName, variantOf } from "./catalog.js";
 import { copyText, toast } from "./ui.js";
 import { auctionWords, fill, kindName, pick, spoken, wordsOf } from "./words.js";
 

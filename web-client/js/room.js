@@ -7,7 +7,7 @@
 // with the same seat tokens).
 
 import * as api from "./api.js";
-import { countdown } from "./board.js";
+import { countdown } from "./turn-clocks.js";
 import { h } from "./dom.js";
 import { both, t } from "./i18n.js";
 import { copyText, toast } from "./ui.js";

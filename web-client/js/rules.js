@@ -10,7 +10,7 @@ import { GUIDE_URL, RULES_URL } from "./config.js";
 import { cardRow } from "./cards.js";
 import { clear, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
-import { catalog, houseRulesText, variantName, variantOf } from "./lobby.js";
+import { catalog, houseRulesText, variantName, variantOf } from "./catalog.js";
 import { markdown } from "./markdown.js";
 
 /** Draw every card group ({{3C 3D}} in the Markdown) of ``root`` as a row of small cards. */

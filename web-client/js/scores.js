@@ -4,7 +4,7 @@
 // into the match-over sheet. A finished table's hands never change: they are fetched once.
 
 import * as api from "./api.js";
-import { seatName } from "./board.js";
+import { seatName } from "./seating.js";
 import { clear, h } from "./dom.js";
 import { both, t } from "./i18n.js";
 import { signed } from "./ui.js";
@@ -34,7 +34,7 @@ export function bestSeats(values) {
 
 /** The table itself (its class names are its own — hand-score, running-total, entry-lines —
  * so that nothing of the hand's own sheet drawn beside it is counted twice): a row per hand (its score per seat), a row of running totals under it,
- * and the hand's payment and result lines. `ctx` names the seats (board.js seatName). */
+ * and the hand's payment and result lines. `ctx` names the seats (seating.js seatName). */
 export function scoreTable(data, ctx) {
   const n = data.totals.length;
   const seats = Array.from({ length: n }, (_, seat) => seat);

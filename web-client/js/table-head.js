@@ -3,12 +3,12 @@
 // transport's state, and the waiting room shown until the table deals (who sits where, a seat to
 // take, the owner's controls). Each is drawn again only when what it shows changed.
 
-import { seatName } from "./board.js";
+import { seatName } from "./seating.js";
 import { handOver } from "./table-phases.js";
 import { clockText } from "./clock.js";
 import { clear, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
-import { gameName, houseRulesText, variantName, variantOf } from "./lobby.js";
+import { gameName, houseRulesText, variantName, variantOf } from "./catalog.js";
 import { endPracticeButton, leaveMatchButton, rematchWaiting, shareButtons, waitingControls } from "./room.js";
 import { openScoreTable } from "./scores.js";
 

@@ -5,7 +5,9 @@
 // sheet opens as the match's end, never as a hand's sheet with 继续 that turns into it a moment
 // later. Drawn again only when what it shows changed.
 
-import { countdown, scoreSheet, seatName } from "./board.js";
+import { scoreSheet } from "./score-sheet.js";
+import { seatName } from "./seating.js";
+import { countdown } from "./turn-clocks.js";
 import { handOver } from "./table-phases.js";
 import { clear, h } from "./dom.js";
 import { getLang, t } from "./i18n.js";

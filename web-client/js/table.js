@@ -16,12 +16,14 @@
 
 import * as api from "./api.js";
 import * as backoff from "./backoff.js";
-import { PlayMemory, renderBoard, seatName, startClocks } from "./board.js";
+import { renderBoard } from "./board.js";
+import { PlayMemory, seatName } from "./seating.js";
+import { startClocks } from "./turn-clocks.js";
 import { $, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
-import { catalog } from "./lobby.js";
+import { catalog } from "./catalog.js";
 import { announce } from "./table-announce.js";
 import { createControls } from "./table-controls.js";
 import { engineWork, orderHand } from "./table-engine.js";

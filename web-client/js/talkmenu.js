@@ -1,6 +1,6 @@
 // The table's talk on the page: the 快捷语 menu (the words a seated player may say, from the
 // catalogue: talk.js) with each person's choice of whose talk not to see or hear, and what a word
-// just said looks like on its seat (board.js draws the bubble from the page's ctx().talk).
+// just said looks like on its seat (board-seat.js draws the bubble from the page's ctx().talk).
 // `TableTalk` holds one table page's part of it, so that the page itself only feeds it its views.
 
 import { speak } from "./audio.js";
