@@ -50,4 +50,5 @@ def test_the_catalogue_names_every_level_the_default_first() -> None:
         assert game["levels"] == [
             {"id": "normal", "name_zh": "普通", "name_en": "Normal"},
             {"id": "basic", "name_zh": "入门", "name_en": "Beginner"},
+            {"id": "expert", "name_zh": "高手", "name_en": "Expert"},
         ]

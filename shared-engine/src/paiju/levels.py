@@ -3,11 +3,15 @@
 - ``basic`` (入门): a beginner. Most of the time the sensible move (``paiju.bots.choose``), but one
   decision in three is a legal move drawn at random, as a new player's slips are.
 - ``normal`` (普通): the sensible move, every time (``paiju.bots.choose``). 托管 plays at this level.
+- ``expert`` (高手): a search (``paiju.search``): it deals the hidden cards again in ways its view
+  cannot tell from the truth (``paiju.sampling``), plays each of a few candidate moves on each
+  deal and the hand out with ``normal`` for every seat, and keeps the move with the best mean
+  score; within a bounded budget (``search.Budget``), deterministic like the others.
 
 A level decides from the state a seat's view rebuilds (``paiju.client.state_from_view``) and
 nothing more. Each is deterministic: the same state and seat give the same move (the slips are
-drawn from a generator seeded by the table's version, hand and seat), so a duel or a practice
-match can be played again exactly. Their names reach the page through the catalogue
+drawn, and the expert's deals dealt, from a generator seeded by the table's version, hand and
+seat), so a duel or a practice match can be played again exactly. Their names reach the page through the catalogue
 (``paiju.api.list_games``: ``levels``).
 """
 
@@ -18,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from paiju import bots
+from paiju import bots, search
 from paiju.protocol import Command
 from paiju.registry import get_game
 from paiju.table import TableState
@@ -50,6 +54,7 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("basic", "入门", "Beginner", _basic),
         Level("normal", "普通", "Normal", bots.choose),
+        Level("expert", "高手", "Expert", search.choose),
     )
 }
 DEFAULT_LEVEL = "normal"  # a bot seat's level unless chosen, and 托管's
