@@ -65,6 +65,11 @@ def test_offline_after_the_first_visit_the_lobby_and_the_engine_still_load(
     page.locator("#live-list").get_by_text("现在没有网络").wait_for()
     assert page.locator(".game-card").count() == 6  # the catalogue, kept
     page.screenshot(path=str(artifacts / "offline-lobby-390.png"))
+    # a server's table says it needs the network, and asks nothing
+    page.goto(f"{stack.url}#/table/0123456789abcdef")
+    page.locator(".needs-network").get_by_text("要等网络恢复").wait_for()
+    page.goto(f"{stack.url}#/")
+    page.locator("#live-list").get_by_text("现在没有网络").wait_for()
 
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")

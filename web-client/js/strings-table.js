@@ -56,6 +56,7 @@ export const TABLE_STRINGS = {
   ],
   callPick: ["选一张牌", "Pick a card"],
   tableNotFound: ["没有这张牌桌", "There is no such table"],
+  tableNeedsNetwork: ["这张牌桌在服务器上，要等网络恢复才能打开。离线时可以单机练习。", "This table is on the server: it opens once the network is back. Offline, you can practise alone."],
   lastPlayOf: ["{name} 出的牌", "{name}'s play"],
   onTable: ["桌面", "On the table"],
   // score sheet

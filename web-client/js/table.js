@@ -23,6 +23,7 @@ import { $, clear, h } from "./dom.js";
 import { engine, onEngine, SeatEngine } from "./engine.js";
 import { both, t } from "./i18n.js";
 import { installKeys } from "./keys.js";
+import { isOnline } from "./offline.js";
 import { catalog } from "./catalog.js";
 import { announce } from "./table-announce.js";
 import { createControls } from "./table-controls.js";
@@ -254,6 +255,7 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
 
   // --- the table's entry, the seats ------------------------------------------------------------------
   async function start() {
+    if (!source && !isOnline()) return void showGone(null); // nothing to ask a server for
     try {
       const [meta, games] = await Promise.all([entry(), catalog()]);
       game = games.find((g) => g.id === meta.game) ?? null;
@@ -273,8 +275,14 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
     );
   }
 
-  /** The table cannot be shown: no such table, or an error (the server's words). */
+  /** The table cannot be shown: no such table, or an error (the server's words), or no network
+   * to reach the server's table.
+   * @param {any} err */
   function showGone(err) {
+    if (!source && !isOnline()) {
+      clear(boardHost, h("p.muted.big.needs-network", { role: "status" }, t("tableNeedsNetwork")));
+      return; // a server's table: back when the network is (the page is opened again)
+    }
     clear(boardHost, h("p.error.big", null, err.code === "table_not_found" ? t("tableNotFound") : `${t("errorPrefix")}${both(err)}`));
   }
 
