@@ -17,14 +17,24 @@ from typing import Any
 import msgspec
 import nats.errors
 
-from paiju.errors import RuleError
+from paiju.errors import WIRE_MESSAGES, RuleError
+
+# a table socket's refusals of a frame: the engine's words (a practice table says them too), and
+# the HTTP status each has here
+WIRE_STATUS = {
+    "bad_json": 400,
+    "bad_request": 400,
+    "unknown_frame": 400,
+    "bad_frame": 400,
+    "not_your_seat": 403,
+    "forbidden_command": 403,
+    "id_reused": 409,
+    "table_too_long": 409,
+}
 
 # code: (Chinese, English, HTTP status)
 MESSAGES: dict[str, tuple[str, str, int]] = {
-    "bad_json": ("无法解析的 JSON：{detail}", "Malformed JSON: {detail}", 400),
-    "bad_request": ("请求格式错误：{detail}", "Malformed request: {detail}", 400),
-    "unknown_frame": ("未知的消息类型：{frame}", "Unknown message type: {frame}", 400),
-    "bad_frame": ("消息格式错误：{detail}", "Malformed message: {detail}", 400),
+    **{code: (*WIRE_MESSAGES[code], status) for code, status in WIRE_STATUS.items()},
     "too_large": (
         "消息过大（上限 {limit} 字节）",
         "The message is too large (limit {limit} bytes)",
@@ -33,12 +43,6 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
     "rate_limited": ("操作过于频繁，请稍后再试", "Too many messages: slow down", 429),
     "unauthorized": ("座位令牌无效", "The seat token is not valid at this table", 401),
     "not_seated": ("请先用座位令牌入座", "Take a seat with its token first", 401),
-    "not_your_seat": ("这不是你的座位：{seat}", "That is not your seat: {seat}", 403),
-    "forbidden_command": (
-        "座位不能发出这个指令：{command}",
-        "A seat may not send this command: {command}",
-        403,
-    ),
     "table_not_found": ("没有这张牌桌：{table}", "There is no table {table}", 404),
     "table_full": ("牌桌已满", "The table is full", 409),
     "seat_taken": ("座位 {seat} 已有人", "Seat {seat} is taken", 409),
@@ -55,11 +59,6 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
     ),
     "bad_config": ("牌桌设置无效：{detail}", "Invalid table settings: {detail}", 422),
     "conflict": ("牌桌繁忙，请重试", "The table is busy: try again", 409),
-    "id_reused": (
-        "请求编号 {id} 已用于另一个请求：请换一个新编号",
-        "The request id {id} was used for a different request: use a new id",
-        409,
-    ),
     "bad_name": (
         "名字不能含控制字符或不可见的格式字符",
         "A name may not contain control characters or invisible format characters",
@@ -74,11 +73,6 @@ MESSAGES: dict[str, tuple[str, str, int]] = {
         "一场最多 {limit} 局",
         "A match has at most {limit} hands",
         422,
-    ),
-    "table_too_long": (
-        "牌桌的事件已达上限（{limit} 个），牌局已结束",
-        "The table has reached its limit of {limit} events: the match has ended",
-        409,
     ),
     "not_owner": (
         "只有房主可以这样做：{action}",

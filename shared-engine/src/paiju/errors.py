@@ -125,6 +125,29 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# A table socket's refusals of a frame before any rule is asked: the gateway's (its catalogue,
+# paiju_services.errors, takes these words with their HTTP statuses) and a practice table's
+# (paiju.practice_frames), in the same words
+WIRE_MESSAGES: dict[str, tuple[str, str]] = {
+    "bad_json": ("无法解析的 JSON：{detail}", "Malformed JSON: {detail}"),
+    "bad_request": ("请求格式错误：{detail}", "Malformed request: {detail}"),
+    "unknown_frame": ("未知的消息类型：{frame}", "Unknown message type: {frame}"),
+    "bad_frame": ("消息格式错误：{detail}", "Malformed message: {detail}"),
+    "not_your_seat": ("这不是你的座位：{seat}", "That is not your seat: {seat}"),
+    "forbidden_command": (
+        "座位不能发出这个指令：{command}",
+        "A seat may not send this command: {command}",
+    ),
+    "table_too_long": (
+        "牌桌的事件已达上限（{limit} 个），牌局已结束",
+        "The table has reached its limit of {limit} events: the match has ended",
+    ),
+    "id_reused": (
+        "请求编号 {id} 已用于另一个请求：请换一个新编号",
+        "The request id {id} was used for a different request: use a new id",
+    ),
+}
+
 # every code a RuleError may carry: the core's, and each imported game's
 MESSAGES: dict[str, tuple[str, str]] = dict(CORE_MESSAGES)
 

@@ -17,8 +17,8 @@ Where each comes from at a server table:
   (``HandsOut``: every hand scored with its running totals, ``tablelog.hands_so_far``; ``TableOut``:
   the table's directory entry).
 
-The refusals that are the gateway's, not the rules', keep its codes and words (``FRAME_ERRORS``,
-from ``paiju_services.errors``); the rules' are ``RuleError``'s own.
+The refusals that are the gateway's, not the rules', keep its codes and words (``paiju.errors.
+WIRE_MESSAGES``, which the gateway's catalogue takes too); the rules' are ``RuleError``'s own.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from paiju import api
+from paiju.errors import WIRE_MESSAGES
 from paiju.protocol import AutoMove, AutoPlay, Command, Event, HandEnded, SetAuto, decode, encode
 from paiju.table import Config, TableState
 
@@ -44,34 +45,14 @@ CLIENT_FRAMES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "sync": (frozenset(), frozenset()),
 }
 _FIELD_TYPES: dict[str, type] = {"token": str, "id": str, "command": dict}
-# the words of the refusals that are the gateway's (paiju_services.errors.MESSAGES)
-FRAME_ERRORS: dict[str, tuple[str, str]] = {
-    "bad_json": ("无法解析的 JSON：{detail}", "Malformed JSON: {detail}"),
-    "bad_request": ("请求格式错误：{detail}", "Malformed request: {detail}"),
-    "unknown_frame": ("未知的消息类型：{frame}", "Unknown message type: {frame}"),
-    "bad_frame": ("消息格式错误：{detail}", "Malformed message: {detail}"),
-    "not_your_seat": ("这不是你的座位：{seat}", "That is not your seat: {seat}"),
-    "forbidden_command": (
-        "座位不能发出这个指令：{command}",
-        "A seat may not send this command: {command}",
-    ),
-    "table_too_long": (
-        "牌桌的事件已达上限（{limit} 个），牌局已结束",
-        "The table has reached its limit of {limit} events: the match has ended",
-    ),
-    "id_reused": (
-        "请求编号 {id} 已用于另一个请求：请换一个新编号",
-        "The request id {id} was used for a different request: use a new id",
-    ),
-}
 
 
 class FrameError(Exception):
-    """A frame refused before the rules see it, by one of the gateway's codes (``FRAME_ERRORS``);
+    """A frame refused before the rules see it, by one of the gateway's codes (``WIRE_MESSAGES``);
     like a ``RuleError``, it has ``code``, ``zh``, ``en`` and ``cards`` (none)."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        zh, en = FRAME_ERRORS[code]
+        zh, en = WIRE_MESSAGES[code]
         self.code, self.zh, self.en = code, zh.format(**params), en.format(**params)
         self.cards: list[str] = []
         super().__init__(f"{code}: {self.en}")
