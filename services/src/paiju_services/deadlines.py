@@ -21,15 +21,11 @@ from nats.aio.client import Client
 from paiju import api
 from paiju.protocol import Event
 from paiju.table import TableState
+from paiju.table_life import QUIET
 from paiju_services import subjects
 from paiju_services.inputs import clean_clock
 from paiju_services.messages import TableMeta
 from paiju_services.store import StoreError
-
-# events that do not restart a clock: a 继续 and the seed it carries (the gate counts from the
-# hand's end), a 托管 switch (a seat switching 托管 on or off does not give the seat to act
-# more time) and table talk (快捷语 buys nobody time)
-QUIET = frozenset({"continued", "seed_added", "auto_set", "talked"})
 
 
 def wait_version(events: Sequence[Event]) -> int:

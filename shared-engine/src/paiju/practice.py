@@ -44,7 +44,7 @@ from paiju.errors import PaijuError, RuleError
 from paiju.fairness import commitment_of
 from paiju.levels import DEFAULT_LEVEL
 from paiju.log.file import decode_event, dump_lines, read_header
-from paiju.practice_clock import AUTO_DELAY_MS, BOT_DELAY_MS, QUIET, Clock, Due, holds
+from paiju.practice_clock import AUTO_DELAY_MS, BOT_DELAY_MS, Clock, Due, holds
 from paiju.practice_frames import (
     Frame,
     FrameError,
@@ -71,6 +71,7 @@ from paiju.protocol import (
 )
 from paiju.simulate import hand_seed, table_command
 from paiju.table import Config, TableState
+from paiju.table_life import QUIET
 
 Seed = bytes | bytearray | memoryview | str
 MAX_EVENTS = 25_000  # events a log may hold (the table service's max_events)

@@ -24,9 +24,6 @@ from paiju.table import TableState
 BOT_DELAY_MS = 800  # a bot "thinks" this long before it plays (the bots service's bot_delay)
 AUTO_DELAY_MS = 1000  # a seat in 托管 is played after this (the table service's auto_delay)
 MAX_CLOCK = 3600  # seconds: the longest a clock may give one decision (as at a server table)
-# events that do not restart a wait: a 继续 and its seed, a 托管 switch and table talk buy nobody
-# time (the table service's deadlines.QUIET)
-QUIET = frozenset({"continued", "seed_added", "auto_set", "talked"})
 
 
 @dataclass(frozen=True, slots=True)

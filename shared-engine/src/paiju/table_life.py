@@ -105,6 +105,12 @@ def _decide_continue(game: Decider[Any], state: TableState, command: Continue) -
     return [Continued(seat=command.seat), *seeded]
 
 
+# events that do not restart a wait for a decision: a 继续 and the seed it carries (the gate counts
+# from the hand's end), a 托管 switch (switching gives the seat to act no more time) and table talk
+# (快捷语 buys nobody time); the table service's clock and a practice table's count from the last
+# event not among them
+QUIET = frozenset({"continued", "seed_added", "auto_set", "talked"})
+
 # How often a seat may talk: at most ``TALK_MOST`` of its words among the table's last
 # ``TALK_WINDOW`` events. A limit counted in the log, not in seconds, so that the audit checks it
 # too: between two moves the table hears at most two words a seat, and a log grows by at most

@@ -28,9 +28,9 @@ import nats.js.errors
 from paiju import api
 from paiju.protocol import Event
 from paiju.table import TableState
+from paiju.table_life import QUIET
 from paiju_services import metrics, views
 from paiju_services.deadlines import (
-    QUIET,
     humans,
     pending,
     present,
