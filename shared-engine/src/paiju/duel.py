@@ -53,7 +53,7 @@ from paiju.console import EXIT_OK, EXIT_UNREADABLE, say
 from paiju.errors import RuleError
 from paiju.protocol import BidMade, Dealt, Event, HandEnded, Passed, Played, TrickWon
 from paiju.registry import get_game
-from paiju.results import LevelsAndBlood
+from paiju.results import seat_score
 from paiju.simulate import table_command
 from paiju.table import Config, TableGame, TableState
 from paiju.words import Text
@@ -122,17 +122,6 @@ def seatings(players: int, lineup: str) -> list[tuple[int, ...]]:
     return [tuple(s for s in range(players) if s != field) for field in range(players)]
 
 
-def hand_score(game: TableGame[Any], event: HandEnded, seat: int) -> int:
-    """``seat``'s score in a hand: its net score, or where the game's hands give levels (打棒),
-    the levels its side climbed, or minus those the other side climbed."""
-    if game.result_type.SCORED:
-        return event.scores[seat]
-    record = game.result_type.from_event(event)
-    if isinstance(record, LevelsAndBlood):
-        return record.levels[seat] or -max(record.levels, default=0)
-    return 0
-
-
 def kind_of(game: TableGame[Any], state: TableState, seat: int, event: Event) -> str | None:
     """The kind of bid or declaration ``event`` records of ``seat``'s move made in ``state``
     (None: a play, a pass, a trick, or the cautious word)."""
@@ -189,7 +178,7 @@ def play_seating(
                 names.setdefault(kind, kind_name(game, kind, before.phase))
         ended = [e for e in events if isinstance(e, HandEnded)]
         for event in ended:
-            scores = [s + hand_score(game, event, i) for i, s in enumerate(scores)]
+            scores = [s + seat_score(game.result_type, event, i) for i, s in enumerate(scores)]
         if ended and one_hand:
             break
     else:

@@ -240,3 +240,15 @@ def declaration(result_type: ResultType) -> dict[str, Any]:
         "zero_sum": result_type.ZERO_SUM,
         "scored": result_type.SCORED,
     }
+
+
+def seat_score(result_type: ResultType, event: HandEnded, seat: int) -> int:
+    """``seat``'s score in a hand, one number for every game (a duel's and the search's measure):
+    its net score, or where the game's hands give levels (打棒), the levels its side climbed, or
+    minus those the other side climbed."""
+    if result_type.SCORED:
+        return event.scores[seat]
+    record = result_type.from_event(event)
+    if isinstance(record, LevelsAndBlood):
+        return record.levels[seat] or -max(record.levels, default=0)
+    return 0

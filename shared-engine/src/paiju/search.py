@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from paiju import results
 from paiju.protocol import Command, HandEnded, Pass, Play
 from paiju.registry import get_game
 from paiju.results import LevelsAndBlood
@@ -90,15 +91,15 @@ class Searched:
 
 
 def seat_score(game: TableGame[Any], state: TableState, event: HandEnded, seat: int) -> float:
-    """``seat``'s score in a hand, as ``paiju.duel`` counts it (its net score; 打棒: the levels
-    its side climbed, or minus those the other side did), with 打棒's points as a tie-break (a
-    thousandth of a level each: a level is worth more than any number of points)."""
+    """``seat``'s score in a hand (``paiju.results.seat_score``, as a duel counts it), with 打棒's
+    points as a tie-break (a thousandth of a level each: a level is worth more than any number of
+    points)."""
+    levels = results.seat_score(game.result_type, event, seat)
     if game.result_type.SCORED:
-        return float(event.scores[seat])
+        return float(levels)
     record = game.result_type.from_event(event)
     if not isinstance(record, LevelsAndBlood):
-        return 0.0
-    levels = record.levels[seat] or -max(record.levels, default=0)
+        return float(levels)
     dealer = getattr(state, "dealer", None)
     attacking = dealer is not None and seat % 2 != dealer % 2
     return levels + (record.points if attacking else -record.points) / 1000
