@@ -44,7 +44,16 @@ def start_practice(page: Any, game: str, hands: int, level: str = "normal") -> N
 def play_to_the_end(page: Any, hands: int) -> None:
     """The first move by hand (提示, 出牌 when it is my turn to play), then 托管 plays my seat; each
     hand's sheet is answered with 继续, up to the match's end."""
-    page.locator("#auto").click()  # 托管: the table plays my seat at the pace chosen
+    # 托管: the table plays my seat at the pace chosen. Where I must speak first (打拱's 明独 or
+    # 不独), the 托管 button waits under the words: I say the first word offered
+    page.wait_for_function(
+        "document.querySelector('#auto')?.checkVisibility()"
+        " || !!document.querySelector('#speak button:not(:disabled)')",
+        timeout=60_000,
+    )
+    if not page.locator("#auto").is_visible():
+        page.locator("#speak button:not(:disabled)").first.click()
+    page.locator("#auto").click(timeout=60_000)
     for hand in range(1, hands):
         page.locator("#continue").wait_for(timeout=120_000)
         assert page.locator("#score-sheet").is_visible()
