@@ -93,6 +93,16 @@ def test_the_same_seed_gives_the_same_duel_times_apart(capsys: pytest.CaptureFix
     assert first["hero_mean"] == round(first["hero_mean"], 4)
 
 
+def test_deals_played_in_two_processes_make_the_same_duel(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("guanpai:boke", "--hero", "normal", "--field", "basic", "--hands", "4", "--seed", "j")
+    alone = duel_json(capsys, *args)
+    shared = duel_json(capsys, *args, "--jobs", "2")
+    assert without_times(shared) == without_times(alone)
+    assert shared["decisions"] == alone["decisions"] > 0
+
+
 @pytest.mark.parametrize(("lineup", "heroes_each_time"), [("one", 1), ("all", 3)])
 def test_each_deal_seats_the_hero_in_every_seat_on_the_same_cards(
     lineup: str, heroes_each_time: int
@@ -148,11 +158,15 @@ def test_an_unknown_level_game_or_variant_is_refused_in_words_with_status_2(
         assert "basic (Beginner)" in err and "normal (Normal)" in err
 
 
-def test_too_few_deals_or_a_wrong_lineup_are_refused_with_status_2(
+def test_too_few_deals_or_jobs_or_a_wrong_lineup_are_refused_with_status_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     status, _, err = run(capsys, "guanpai", "--hero", "normal", "--field", "basic", "--hands", "1")
     assert status == EXIT_UNREADABLE and "至少要 2 副牌" in err
+    status, _, err = run(
+        capsys, "guanpai", "--hero", "normal", "--field", "basic", "--hands", "2", "--jobs", "0"
+    )
+    assert status == EXIT_UNREADABLE and "--jobs 至少为 1" in err
     with pytest.raises(SystemExit) as exit_:
         main(
             [

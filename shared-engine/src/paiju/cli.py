@@ -221,6 +221,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="one",
         help="one: one hero seat among the field (default); all: every seat but one the hero",
     )
+    p_duel.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes playing the deals (default 1): the same duel in less time on more cores",
+    )
     p_duel.add_argument("--json", action="store_true", help="print the summary as JSON")
     p_duel.add_argument(
         "--lang", choices=LANGS, default="zh", help="the language to print (default: zh)"
