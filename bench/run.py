@@ -14,12 +14,14 @@ Sections now:
   leader's 27 cards, median and p99 (target: Pyodide median under 20 ms).
 - Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
   beside the engine of the commit before it (git archive), in alternating fresh processes.
-- Bot levels (bench/duel_bench.py): `paiju duel`, 普通 among 入门 over duplicate deals, per game,
-  the hero's mean score a hand with its 95% confidence interval (target: above 0, 400 hands).
+- Bot levels (bench/duel_bench.py): `paiju duel`, 普通 among 入门 and 高手 among 普通 over
+  duplicate deals, per game, the hero's mean score a hand with its 95% confidence interval
+  (target: above 0, 400 hands), its decision time (高手: ≤ 300 ms at p95) and 高手's bids.
 - Browser client (bench/browser_bench.py): one local validation of a selection, in Debian's
   headless Chromium against the real stack.
-- Practice (bench/practice_bench.py): per game, a practice table's bot move (普通) in the page's
-  engine worker, p50/p95, beside the target of a move shown within 1 s (the pace's delay included).
+- Practice (bench/practice_bench.py): per game, a practice table's bot move in the page's engine
+  worker, p50/p95: 普通's beside the target of a move shown within 1 s (the pace's delay
+  included), 高手's beside its bound of 1.5 s at p95 in Pyodide.
 - First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
   cold visit (empty cache) and a warm one (reload), in Chromium against the real stack.
 - Services under load (bench/services_bench.py): short runs of the load tool, each figure beside
@@ -446,7 +448,10 @@ SECTIONS: list[tuple[str, Section]] = [
     ("Dagong: the hardest decision, a first lead holding every joker", dagong_leads_section),
     ("Dabang engine (a game is a whole match): CPython vs Pyodide", dabang_section),
     ("Engines before and after the core change (CPython)", before_and_after_section),
-    ("Bot levels: 普通 among 入门 in duplicate duels (paiju duel, CPython)", duel_section),
+    (
+        "Bot levels: 普通 among 入门, 高手 among 普通, in duplicate duels (paiju duel, CPython)",
+        duel_section,
+    ),
     ("Browser client: Chromium", browser_section),
     ("Practice: a bot's move in Pyodide (Chromium)", practice_section),
     (
