@@ -1,6 +1,8 @@
 """The engine plays the golden playthroughs (tests/golden/) exactly as they were recorded: every
 event of each bot-played match, every viewer's view after every event, and after every event the
-seat to act, its legal moves and the result of a hand that ended (the steps), byte for byte.
+seat to act, its legal moves and the result of a hand that ended (the steps), byte for byte; and
+the decision playthroughs (``playthrough.DECISIONS``) hold the decisions and scoring lines they
+were made for.
 
 A failure means observable behaviour changed. If that is deliberate, regenerate the files with
 tests/golden/regen.py (its docstring says when that is allowed); otherwise it is a regression.
@@ -35,6 +37,9 @@ def load_playthrough() -> ModuleType:
 
 playthrough = load_playthrough()
 CASES = playthrough.cases()
+DECISIONS = {case.name: case for case in playthrough.DECISIONS}
+# every playthrough, the bot's and the decisions', as (game, variant, players, name)
+EVERY = CASES + [(c.game, c.variant, c.players, c.name) for c in DECISIONS.values()]
 
 
 def differences(expected: Any, got: Any, path: str = "") -> list[str]:
@@ -92,11 +97,8 @@ def first_difference(name: str, expected: str, got: str) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize(("game", "variant", "players", "name"), CASES, ids=[c[3] for c in CASES])
-def test_playthrough_matches_the_golden_files(
-    game: str, variant: str, players: int, name: str
-) -> None:
-    for file_name, text in playthrough.texts(game, variant, players).items():
+def assert_recorded(texts: dict[str, str]) -> None:
+    for file_name, text in texts.items():
         path = GOLDEN / file_name
         assert path.exists(), f"{path.name} is missing: see tests/golden/regen.py"
         recorded = path.read_bytes()
@@ -104,8 +106,50 @@ def test_playthrough_matches_the_golden_files(
             pytest.fail(first_difference(file_name, recorded.decode("utf-8"), text), pytrace=False)
 
 
+@pytest.mark.parametrize(("game", "variant", "players", "name"), CASES, ids=[c[3] for c in CASES])
+def test_playthrough_matches_the_golden_files(
+    game: str, variant: str, players: int, name: str
+) -> None:
+    assert_recorded(playthrough.texts(game, variant, players))
+
+
+@pytest.mark.parametrize("name", DECISIONS)
+def test_decision_playthrough_matches_the_golden_files(name: str) -> None:
+    assert_recorded(playthrough.decision_texts(DECISIONS[name]))
+
+
+def recorded_missed(case: Any, log: str | None = None) -> list[str]:
+    """``playthrough.missed`` of the case's files (``log``: another text for its log)."""
+    steps = (GOLDEN / f"{case.name}.steps.jsonl").read_text(encoding="utf-8")
+    log = (GOLDEN / f"{case.name}.log.jsonl").read_text(encoding="utf-8") if log is None else log
+    return list(playthrough.missed(case, log, steps))
+
+
+@pytest.mark.parametrize("name", DECISIONS)
+def test_decision_playthrough_makes_its_decisions_and_scores_them(name: str) -> None:
+    """Read from the files, so that a regeneration that lost a decision (a seed that no longer
+    leads to it) fails here: tests/golden/seek.py finds another seed."""
+    case = DECISIONS[name]
+    assert any(hand.events or hand.result for hand in case.hands)
+    assert recorded_missed(case) == []
+
+
+def test_a_lost_decision_is_missed() -> None:
+    """A 反包 of banzipao-guizhou-bids turned into a pass, and dabang's overcall turned into the
+    declarer's own (a reinforcement, not an overcall), are missed."""
+    case = DECISIONS["banzipao-guizhou-bids"]
+    log = (GOLDEN / f"{case.name}.log.jsonl").read_text(encoding="utf-8")
+    changed = log.replace('"bid": "fanbao"', '"bid": "pass"')
+    assert changed != log and any("fanbao" in m for m in recorded_missed(case, changed))
+    case = DECISIONS["dabang-huludao-overcall"]
+    log = (GOLDEN / f"{case.name}.log.jsonl").read_text(encoding="utf-8")
+    changed = log.replace('"seat": 2, "bid": "2x', '"seat": 1, "bid": "2x')
+    assert changed != log and any("2x?" in m for m in recorded_missed(case, changed))
+    assert recorded_missed(case, log) == []
+
+
 def test_no_stale_golden_files() -> None:
-    expected = {f"{c[3]}.{kind}.jsonl" for c in CASES for kind in ("log", "views", "steps")}
+    expected = {f"{c[3]}.{kind}.jsonl" for c in EVERY for kind in ("log", "views", "steps")}
     present = {p.name for p in GOLDEN.glob("*.jsonl")}
     assert present == expected, (
         f"golden files without a playthrough or missing: {present ^ expected}"
@@ -128,7 +172,7 @@ def test_first_difference_names_the_event_and_viewer() -> None:
     assert "line endings" in first_difference("x.log.jsonl", log, log.replace("\n", "\r\n"))
 
 
-@pytest.mark.parametrize(("game", "variant", "players", "name"), CASES, ids=[c[3] for c in CASES])
+@pytest.mark.parametrize(("game", "variant", "players", "name"), EVERY, ids=[c[3] for c in EVERY])
 def test_each_step_records_the_seat_to_act_its_legal_moves_and_each_hands_result(
     game: str, variant: str, players: int, name: str
 ) -> None:
