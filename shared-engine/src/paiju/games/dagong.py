@@ -20,6 +20,7 @@ behind every choice; the readings the text leaves open are options.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -49,6 +50,12 @@ from .dagong_scoring import FinishedHand, hand_ended, played_fan, points_of, xiq
 GONG_SIZES = MAX_CARDS - 8 + 1  # the 番 table: a 拱拢 of 8 … 27 cards
 ORDINARY_RUNG = 3  # bombs a bot may spend on a rich round: 五十K and ordinary bombs (``rung``)
 RICH_ROUND = 20  # points on the table worth a plain bomb
+
+
+@functools.lru_cache(maxsize=64)
+def _fans(soft: tuple[int, ...], by_cards: bool) -> Fans:
+    """``fan_table``, made once a table's options (every move of a play-out asks for it)."""
+    return fan_table(soft, by_cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +102,7 @@ class Dagong(ClimbingGame[DagongState]):
 
     def fans(self, config: Config[Any]) -> Fans:
         options = config.options
-        return fan_table(options.gonglong_fan, options.gonglong_tie == "more_cards")
+        return _fans(tuple(options.gonglong_fan), options.gonglong_tie == "more_cards")
 
     def _dealer_before_deal(self, state: DagongState) -> int | None:
         """After the first hand: "其后则以上局的一游玩家为庄家"."""

@@ -301,9 +301,40 @@ def _runs(h: _Hand, width: int, line: Sequence[int], least_length: int) -> list[
     return out
 
 
+# every play of a hand (as a lead), remembered by (hand, fans): a search's play-outs ask about the
+# same hand again and again (a seat that passes keeps it), and what beats a lead is those plays
+# filtered in the same order (``generate``)
+_ALL_PLAYS: dict[tuple[Hand, Fans], list[tuple[Candidate, bool]]] = {}
+_ALL_PLAYS_SIZE = 4096  # hands remembered at most: the memo is emptied when it is full
+
+
 def generate(hand: Sequence[Card], lead: Combo | None, fans: Fans) -> list[Candidate]:
     """Every play of ``hand`` that may lead (``lead`` None) or beats ``lead``: each combination
-    once, with its canonical cards (see the module docstring)."""
+    once, with its canonical cards (see the module docstring).
+
+    Those that beat a lead are the lead's plays that beat it, in the same order (``_plays`` for
+    a lead skips only kinds that cannot beat it, and ``beats`` reads no ``stands_for``), so the
+    plays of a hand are made once and filtered."""
+    key = (tuple(hand), fans)
+    plays = _ALL_PLAYS.get(key)
+    if plays is None:
+        if len(_ALL_PLAYS) >= _ALL_PLAYS_SIZE:
+            _ALL_PLAYS.clear()
+        plays = _ALL_PLAYS[key] = [(p, p[1].kind in PLAIN) for p in _plays(hand, None, fans)]
+    if lead is None:
+        return [p for p, _ in plays]
+    if lead.kind in PLAIN:
+        kind, size, top = lead.kind, lead.size, lead.key
+        return [
+            p
+            for p, plain in plays
+            if not plain or (p[1].kind == kind and p[1].size == size and p[1].key > top)
+        ]
+    return [p for p, plain in plays if not plain and beats(p[1], lead)]
+
+
+def _plays(hand: Sequence[Card], lead: Combo | None, fans: Fans) -> list[Candidate]:
+    """``generate`` made afresh (the tests check that the two agree)."""
     h = _Hand(hand)
     j = len(h.jokers)
     out: list[Candidate] = []
