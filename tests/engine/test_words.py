@@ -71,7 +71,7 @@ def parts_of(game_id: str) -> list[ModuleType]:
 
 MODULES["dabang"] = [tricks, *parts_of("dabang")]
 # what an event's line may name besides a spoken word (paiju.words.Words: events)
-EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind"})
+EVENT_PLACEHOLDERS = frozenset({"name", "hand", "cards", "card", "kind", "level"})
 MAX_COMMANDS = 100_000  # of a random match (as paiju.simulate.play_game)
 
 # --- what the games produce ---------------------------------------------------------------------

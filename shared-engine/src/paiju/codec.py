@@ -39,6 +39,7 @@ from paiju.commands import (
     Pass,
     Play,
     RevealSeed,
+    SeatBot,
     SetAuto,
     Talk,
 )
@@ -47,6 +48,7 @@ from paiju.events import (
     AutoPlayed,
     AutoSet,
     BidMade,
+    BotSeated,
     CardCalled,
     Continued,
     DealCommitted,
@@ -127,6 +129,8 @@ for _cls in (
     TableAtLimit,
     Talk,
     Talked,
+    SeatBot,
+    BotSeated,
 ):
     register(_cls)
 

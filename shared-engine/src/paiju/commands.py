@@ -203,6 +203,20 @@ class Continue(Command):
     seed: str | None = None
 
 
+# --- a bot at the table: which seats bots play, and at which level ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot(Command):
+    """The table service records that a bot plays ``seat``, at ``level`` (``paiju.levels``: a
+    level id of ``words.LEVEL_NAMES``), before the first deal: public, so that the seats, the
+    spectators and the replay know who plays against whom. A seat never sends it."""
+
+    TYPE: ClassVar[str] = "seat_bot"
+    seat: int
+    level: str
+
+
 # --- table talk: a word to the table, not a move ----------------------------------------------
 
 

@@ -51,6 +51,12 @@ CORE_MESSAGES: dict[str, tuple[str, str]] = {
         "这个座位的玩家已离座，由托管代打",
         "This seat's player left; auto-play plays it",
     ),
+    # a bot's seat and level (``SeatBot``)
+    "unknown_level": (
+        "没有这个机器人等级：{level}（可选：{known}）",
+        "No such bot level: {level} (known: {known})",
+    ),
+    "bot_already_seated": ("这个座位已经记为机器人", "This seat is already recorded as a bot"),
     # table talk (快捷语, emotes)
     "unknown_talk": ("没有这句快捷语：{talk}", "No such phrase: {talk}"),
     "talk_too_often": (

@@ -31,6 +31,7 @@ from paiju.commands import (
     Play,
     Reading,
     RevealSeed,
+    SeatBot,
     SetAuto,
     Talk,
 )
@@ -300,3 +301,15 @@ class Talked(Event):
 
     def as_command(self) -> Command:
         return Talk(seat=self.seat, talk=self.talk)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeated(Event):
+    """A bot plays ``seat`` at ``level`` (``SeatBot``), recorded before the first deal."""
+
+    TYPE: ClassVar[str] = "bot_seated"
+    seat: int
+    level: str
+
+    def as_command(self) -> Command:
+        return SeatBot(seat=self.seat, level=self.level)

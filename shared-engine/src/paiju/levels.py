@@ -26,6 +26,7 @@ from paiju import bots, search
 from paiju.protocol import Command
 from paiju.registry import get_game
 from paiju.table import TableState
+from paiju.words import LEVEL_NAMES
 
 BASIC_SLIPS = 3  # a beginner plays a random legal move once in this many decisions
 
@@ -49,13 +50,10 @@ class Level:
         return {"id": self.id, "name_zh": self.name_zh, "name_en": self.name_en}
 
 
+# the names live with the other words (``words.LEVEL_NAMES``: the log's ``bot_seated`` says them)
 LEVELS: dict[str, Level] = {
-    level.id: level
-    for level in (
-        Level("basic", "入门", "Beginner", _basic),
-        Level("normal", "普通", "Normal", bots.choose),
-        Level("expert", "高手", "Expert", search.choose),
-    )
+    level_id: Level(level_id, *LEVEL_NAMES[level_id], choose)
+    for level_id, choose in (("basic", _basic), ("normal", bots.choose), ("expert", search.choose))
 }
 DEFAULT_LEVEL = "normal"  # a bot seat's level unless chosen, and 托管's
 

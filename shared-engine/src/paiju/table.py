@@ -193,6 +193,8 @@ class TableGame(Decider[S]):
         }
         if state.talk:  # table talk, for everyone (a key only once there is some)
             out["talk"] = [list(said) for said in state.talk]
+        if state.bots:  # which seats bots play, at which level: public (a key only with a bot)
+            out["bots"] = list(state.bots)
         out.update(self.view_extra(state, seat))
         return out
 

@@ -1,6 +1,6 @@
 """The table's life around the play, the same for every game: 托管 (the server plays for a seat),
-the server's automatic plays, 继续 between the hands of a match, table talk (快捷语 and emotes), and
-a match that ends early (abandoned by everybody, closed by its owner before the first deal, or at
+the server's automatic plays, 继续 between the hands of a match, table talk (快捷语 and emotes), the
+seats bots play and their levels, and a match that ends early (abandoned by everybody, closed by its owner before the first deal, or at
 the table service's bound on events).
 
 Each step is a function of the game (``paiju.decider.Decider``: ``to_move``, ``legal_moves``,
@@ -27,6 +27,7 @@ from paiju.commands import (
     Command,
     Continue,
     EndAtLimit,
+    SeatBot,
     SetAuto,
     Talk,
 )
@@ -36,6 +37,7 @@ from paiju.errors import RuleError
 from paiju.events import (
     AutoPlayed,
     AutoSet,
+    BotSeated,
     Continued,
     Event,
     MatchEnded,
@@ -45,6 +47,7 @@ from paiju.events import (
     Talked,
 )
 from paiju.table_state import TableState
+from paiju.words import LEVEL_NAMES
 
 
 def _decide_set_auto(game: Decider[Any], state: TableState, command: SetAuto) -> list[Event]:
@@ -106,10 +109,10 @@ def _decide_continue(game: Decider[Any], state: TableState, command: Continue) -
 
 
 # events that do not restart a wait for a decision: a 继续 and the seed it carries (the gate counts
-# from the hand's end), a 托管 switch (switching gives the seat to act no more time) and table talk
-# (快捷语 buys nobody time); the table service's clock and a practice table's count from the last
-# event not among them
-QUIET = frozenset({"continued", "seed_added", "auto_set", "talked"})
+# from the hand's end), a 托管 switch (switching gives the seat to act no more time), table talk
+# (快捷语 buys nobody time) and a bot's seat recorded (before the first deal: nobody is waited for);
+# the table service's clock and a practice table's count from the last event not among them
+QUIET = frozenset({"continued", "seed_added", "auto_set", "talked", "bot_seated"})
 
 # How often a seat may talk: at most ``TALK_MOST`` of its words among the table's last
 # ``TALK_WINDOW`` events. A limit counted in the log, not in seconds, so that the audit checks it
@@ -139,6 +142,30 @@ def _decide_talk(game: Decider[Any], state: TableState, command: Talk) -> list[E
 
 def _on_talked(game: Decider[Any], state: TableState, event: Talked) -> Changes:
     return {"talk": (*state.talk, (event.seat, event.talk, state.version))[-TALK_KEPT:]}
+
+
+def _decide_seat_bot(game: Decider[Any], state: TableState, command: SeatBot) -> list[Event]:
+    """A bot plays ``command.seat`` at ``command.level``: recorded once a seat, before the first
+    deal (the table service records its bot seats then, as it adds the seats' seeds).
+
+    Raises:
+        RuleError: ``unknown_level``, ``bot_already_seated``, ``wrong_phase`` (a hand dealt).
+    """
+    if state.hands or state.last_hand is not None or state.phase == "over":
+        raise RuleError("wrong_phase", phase=game.phase_name(state.phase))
+    if command.level not in LEVEL_NAMES:
+        raise RuleError(
+            "unknown_level", level=str(command.level)[:20], known=", ".join(LEVEL_NAMES)
+        )
+    if state.bots and state.bots[command.seat] is not None:
+        raise RuleError("bot_already_seated")
+    return [BotSeated(seat=command.seat, level=command.level)]
+
+
+def _on_bot_seated(game: Decider[Any], state: TableState, event: BotSeated) -> Changes:
+    bots = list(state.bots or (None,) * state.config.players)
+    bots[event.seat] = event.level
+    return {"bots": tuple(bots)}
 
 
 def _decide_abandon(game: Decider[Any], state: TableState, command: Abandon) -> list[Event]:
@@ -208,6 +235,7 @@ DECIDERS: dict[type[Command], Step] = {
     Close: _decide_close,
     EndAtLimit: _decide_end_at_limit,
     Talk: _decide_talk,
+    SeatBot: _decide_seat_bot,
 }
 EVOLVERS: dict[type[Event], Step] = {
     AutoSet: _on_auto_set,
@@ -217,4 +245,5 @@ EVOLVERS: dict[type[Event], Step] = {
     TableClosed: _on_closed,
     TableAtLimit: _on_abandoned,
     Talked: _on_talked,
+    BotSeated: _on_bot_seated,
 }

@@ -97,6 +97,9 @@ class TableState:
     # table talk (快捷语, emotes): (seat, word, index of its event in the log), the last few only
     # (``table_life.TALK_KEPT``): enough for the bubbles and for the limit on how often a seat talks
     talk: tuple[tuple[int, str, int], ...] = ()
+    # the level of each seat a bot plays (``bot_seated``), None for the others; empty while no bot
+    # is recorded (a table of people, a log from before the event)
+    bots: tuple[str | None, ...] = ()
 
 
 S = TypeVar("S", bound=TableState)

@@ -257,6 +257,15 @@ TALK_WORDS: dict[str, Said] = {
     },
 }
 
+# --- the bots' levels (``paiju.levels``): their names, here with the other words -------------------
+
+# level id → its name: the catalogue's ``levels`` and the log's ``bot_seated`` lines both name them
+LEVEL_NAMES: dict[str, Text] = {
+    "basic": ("入门", "Beginner"),
+    "normal": ("普通", "Normal"),
+    "expert": ("高手", "Expert"),
+}
+
 # --- the table's words: its phases, the deal and its fairness, the end of a hand ------------------
 
 CORE_WORDS = Words(
@@ -300,6 +309,7 @@ CORE_WORDS = Words(
             "The table reached its limit of events: the match ended (scores as they stand)",
         ),
         "talked": ("{name}：{talk}", "{name}: {talk}"),
+        "bot_seated": ("{name} 由机器人（{level}）来打", "{name} is played by a bot ({level})"),
     },
     commands={"talk": TALK_WORDS},
     # seats in 托管, and seats that pressed 继续 since the hand ended
@@ -313,7 +323,9 @@ CORE_WORDS = Words(
             "bid": ("叫牌", "a bid"),
             "bury": ("埋底", "burying the kitty"),
             "continue": ("继续下一局", "continuing to the next hand"),
-        }
+        },
+        # a bot seat's level (``bot_seated``'s ``{level}``, the view's ``bots``)
+        "level": LEVEL_NAMES,
     },
 )
 

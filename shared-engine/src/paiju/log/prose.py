@@ -211,6 +211,9 @@ def event_line(event: Event, words: Words, names: Names | None, auto: bool = Fal
         kind = getattr(event, "kind", None)
         if isinstance(kind, str):
             params["kind"] = code_name(words.kinds, kind)[lang]
+        level = getattr(event, "level", None)  # a bot's level (``bot_seated``)
+        if isinstance(level, str):
+            params["level"] = code_name(words.value_names.get("level", {}), level)[lang]
         for command, named in words.commands.items():
             value = getattr(event, command, None)
             if isinstance(value, str) and value in named:

@@ -11,6 +11,7 @@ from paiju.log.replay import Audit
 from paiju.protocol import (
     AutoPlayed,
     AutoSet,
+    BotSeated,
     Continued,
     DealCommitted,
     Dealt,
@@ -47,8 +48,8 @@ CUT_HAND: dict[str, Text] = {
     ),
 }
 
-# events that record the table's own steps, a seat's presence (托管, 继续) or its table talk; every
-# other event records a move
+# events that record the table's own steps, a seat's presence (托管, 继续), its table talk or the
+# bot that plays it; every other event records a move
 _TABLE_EVENTS = (
     DealCommitted,
     SeedAdded,
@@ -63,6 +64,7 @@ _TABLE_EVENTS = (
     TableAbandoned,
     TableAtLimit,
     Talked,
+    BotSeated,
 )
 
 
