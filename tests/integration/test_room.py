@@ -23,6 +23,7 @@ from integration.harness import (
     owner,
     play_seat,
     raw_log,
+    until,
     wait_status,
 )
 from paiju.games.guanpai import GAME
@@ -176,6 +177,7 @@ async def test_a_player_leaves_his_seat_before_the_start_and_it_opens_again(
         "name": None,
         "waiting": False,
         "left": False,
+        "level": None,
     }
     assert record["seats"][1]["name"] == "Bob"
     entry = await directory_entry(stack, table)
@@ -321,10 +323,17 @@ async def test_rematch_seats_the_same_players_with_the_same_tokens_once_all_pres
         await asyncio.sleep(0.1)
     assert record["seats"][2]["kind"] == "bot"
     assert record["status"] == "open"  # Bob has not pressed: no deal yet
-    assert [e["type"] for _, e in await raw_log(stack.nats_url, new)] == [
-        "paiju_log",
-        "deal_committed",
-    ]
+    assert record["seats"][2]["level"] == "normal"  # the bot sits again at its level
+
+    async def bot_recorded() -> bool:  # by the table's steps, just after the bot sits; no deal
+        recorded = [e["type"] for _, e in await raw_log(stack.nats_url, new)]
+        assert recorded in (
+            ["paiju_log", "deal_committed"],
+            ["paiju_log", "deal_committed", "bot_seated"],
+        )
+        return recorded[-1] == "bot_seated"
+
+    await until("the bot's seat and level in the log", bot_recorded)
 
     # 不了: Bob gives up his seat at the rematch table with his token (the same there); it is
     # empty, the deal still waits; then he changes his mind and presses 再来一局 after all

@@ -1,6 +1,9 @@
 """The bots service: takes the seats a table asks it to fill, and plays them through the same
 command path as a person (a NATS request to the table service with the seat's token), choosing
-each move with ``paiju.bots.choose``.
+each move at the seat's level (``paiju.levels.choose``: 入门, 普通 or 高手, as the owner chose when
+he filled the seat; the turn names it). A choice runs in a worker thread (``asyncio.to_thread``): a
+高手's search takes a tenth of a second or more of CPU, and the other tables' turns, the fetches
+and the requests go on meanwhile.
 
 It learns that a bot is to move from the table service, which offers each bot seat's turn on
 ``paiju.turns.<table>`` (the work-queue stream PAIJU_TURNS, ``messages.BotTurn``): the seat's view
@@ -42,7 +45,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
-from paiju import api, bots
+from paiju import api, levels
 from paiju.client import state_from_view
 from paiju.protocol import encode
 from paiju_services import metrics, subjects
@@ -177,22 +180,27 @@ class BotService:
         if not subjects.is_table_id(req.table):
             raise ServiceError("table_not_found", table=req.table[:20])
         taken: list[int] = []
-        for seat in req.seats:
+        for i, seat in enumerate(req.seats):
+            level = req.levels[i] if i < len(req.levels) else levels.DEFAULT_LEVEL
             # the table service keeps the seat's token in paiju_bot_tokens as it seats the bot
             # (this user may not write there: access.py)
-            joined = await self._join(req.table, seat)
+            joined = await self._join(req.table, seat, level)
             # no local note of the seat here: a partial note (the first bot of two) would pass for
             # the table's full list when the last join deals; _bot_seats reads the directory
             self.seats.pop(req.table, None)
             taken.append(joined.seat)
-            log(logger, "bot seated", table=req.table, seat=joined.seat)
+            log(logger, "bot seated", table=req.table, seat=joined.seat, bot_level=level)
         return SeatsFilled(seats=taken)
 
-    async def _join(self, table_id: str, seat: int) -> Joined:
-        """Take a seat for a bot. The join carries a fresh request id and is sent once more if
-        its answer is lost, so one lost reply leaves no bot seat whose token nobody has."""
+    async def _join(self, table_id: str, seat: int, level: str) -> Joined:
+        """Take a seat for a bot at ``level``. The join carries a fresh request id and is sent once
+        more if its answer is lost, so one lost reply leaves no bot seat whose token nobody has."""
         join = Join(
-            name=f"Bot {seat + 1} 机器人", kind="bot", seat=seat, request_id=secrets.token_hex(16)
+            name=f"Bot {seat + 1} 机器人",
+            kind="bot",
+            seat=seat,
+            request_id=secrets.token_hex(16),
+            level=level,
         )
         timeout = self.settings.request_timeout
         try:
@@ -293,7 +301,11 @@ class BotService:
             return None
         if self.settings.bot_delay:
             await asyncio.sleep(self.settings.bot_delay)
-        command = bots.choose(state, seat)
+        level = turn.level if turn.level in levels.LEVELS else levels.DEFAULT_LEVEL
+        # off the event loop: a 高手 searches for a tenth of a second or more (docs/bots.md)
+        t_choice = time.perf_counter()
+        command = await asyncio.to_thread(levels.choose, state, seat, level)
+        choice_ms = round((time.perf_counter() - t_choice) * 1000, 2)
         # asked just before the request: a turn that was thinking when the service went away
         # waits too, instead of adding one more attempt
         closed = self.gate.wait(time.monotonic())
@@ -336,6 +348,8 @@ class BotService:
             table=table_id,
             seat=seat,
             type=command.TYPE,
+            bot_level=level,
+            choice_ms=choice_ms,
             version=turn.version,
             duplicate=done.duplicate,
             ms=round((time.perf_counter() - t0) * 1000, 2),

@@ -49,6 +49,10 @@ class Seat(msgspec.Struct, kw_only=True):
     # that deal, whichever copy runs them (a join could otherwise fill the table and lose the
     # race to another copy's deal); public once added, as every seat's seed is
     seed: str | None = None
+    # a bot's level (``paiju.levels``: basic, normal, expert), chosen by the owner as he filled the
+    # seat; the table's steps record it in the log before the first deal (``bot_seated``), and
+    # the bots service plays the seat at it. None: a person, or a bot seated before levels (normal)
+    level: str | None = None
 
 
 class TableMeta(msgspec.Struct, kw_only=True):
@@ -111,6 +115,7 @@ class Join(Request):
     seat: int | None = None
     seed: str | None = None  # a player's seed for the deal (provably fair shuffle)
     request_id: RequestId | None = None  # a retry with the same id takes no second seat
+    level: str | None = None  # a bot's level (kind "bot" only; None: the default, normal)
 
 
 class Joined(Reply):
@@ -134,6 +139,10 @@ class CommandDone(Reply):
 
 class AddBots(Request):
     seats: list[int] | None = None  # None: every empty seat
+    # the bots' level (``paiju.levels``), for every seat filled (None: the default, normal), and
+    # a level of its own for some of them (seat → level)
+    level: str | None = None
+    levels: dict[int, str] | None = None
     owner_token: str | None = None  # only the owner may fill seats (``not_owner``)
 
 
@@ -247,18 +256,21 @@ class Health(Reply):
 class FillSeats(Request):
     table: str
     seats: list[int]
+    levels: list[str] = msgspec.field(default_factory=list)  # one per seat (empty: normal)
 
 
 class BotTurn(msgspec.Struct, kw_only=True):
     """A bot seat is to act (``paiju.turns.<table>``, stream PAIJU_TURNS): what that seat may see
     and nothing more — its view at the table's ``version`` — and the table's config, from which
-    the bots service rebuilds a state of its own (``paiju.client.state_from_view``) to choose in."""
+    the bots service rebuilds a state of its own (``paiju.client.state_from_view``) to choose in,
+    at the seat's ``level``."""
 
     table: str
     seat: int
     version: int
     config: dict[str, Any]
     view: dict[str, Any]
+    level: str = "normal"  # the seat's level (``Seat.level``, which the log records too)
 
 
 class SeatsFilled(Reply):

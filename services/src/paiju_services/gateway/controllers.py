@@ -183,7 +183,12 @@ class TablesController(Controller):
             data = await strict_body(request, BotsIn)
         added = await backend.add_bots(
             table_id,
-            AddBots(seats=data.seats if data else None, owner_token=bearer(authorization)),
+            AddBots(
+                seats=data.seats if data else None,
+                level=data.level if data else None,
+                levels=data.levels if data else None,
+                owner_token=bearer(authorization),
+            ),
         )
         return BotsOut(table=table_id, seats=added.seats)
 

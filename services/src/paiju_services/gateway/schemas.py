@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
+from paiju.levels import DEFAULT_LEVEL
 from paiju_services.deadlines import table_clock
 from paiju_services.messages import Reply, RequestId, SeatKind, Status, TableMeta
 
@@ -43,6 +44,7 @@ class SeatOut(msgspec.Struct, kw_only=True):
     name: str | None
     waiting: bool = False  # a rematch seat whose player has not pressed 再来一局 yet
     left: bool = False  # its player left during the match: 托管 plays it to the end
+    level: str | None = None  # a bot's level (``GET /api/games``: each game's ``levels``)
 
 
 class TableOut(msgspec.Struct, kw_only=True):
@@ -90,6 +92,11 @@ class JoinOut(msgspec.Struct, kw_only=True):
 
 class BotsIn(In):
     seats: list[int] | None = None  # None: every empty seat
+    # the bots' level, an id of the catalogue's ``levels`` (basic, normal, expert; None: normal),
+    # for every seat filled; ``levels``: a level of its own for some of them ({"2": "expert"});
+    # an unknown level is refused (422 unknown_level) and no seat is filled
+    level: str | None = None
+    levels: dict[int, str] | None = None
 
 
 class BotsOut(msgspec.Struct, kw_only=True):
@@ -253,7 +260,14 @@ def table_out(meta: TableMeta, open_expiry: float) -> TableOut:
         options=config["options"],
         status=meta.status,
         seats=[
-            SeatOut(seat=i, kind=s.kind, name=s.name, waiting=s.waiting, left=s.left)
+            SeatOut(
+                seat=i,
+                kind=s.kind,
+                name=s.name,
+                waiting=s.waiting,
+                left=s.left,
+                level=(s.level or DEFAULT_LEVEL) if s.kind == "bot" else None,
+            )
             for i, s in enumerate(meta.seats)
         ],
         created_at=meta.created_at,

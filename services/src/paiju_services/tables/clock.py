@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from paiju import api
 from paiju.errors import RuleError
-from paiju.protocol import Abandon, AutoMove, AutoPlay, Command, SetAuto
+from paiju.protocol import Abandon, AutoMove, AutoPlay, Command, SeatBot, SetAuto
 from paiju.table import TableState
 from paiju_services import periodic
 from paiju_services.deadlines import (
@@ -73,13 +73,13 @@ SWEEP_CONCURRENCY = 4  # tables whose deadlines a sweep computes at once
 
 
 def client_check(command: Command) -> None:
-    """What a seat may not send although the engine knows it: an automatic play, and a 托管
-    switch for another reason than its own (the table service's to make).
+    """What a seat may not send although the engine knows it: an automatic play, a 托管 switch
+    for another reason than its own, and a bot's seat (the table service's to make).
 
     Raises:
         ServiceError: ``forbidden_command``.
     """
-    if isinstance(command, AutoPlay | AutoMove) or (
+    if isinstance(command, AutoPlay | AutoMove | SeatBot) or (
         isinstance(command, SetAuto) and command.reason != "self"
     ):
         raise ServiceError("forbidden_command", command=command.TYPE)

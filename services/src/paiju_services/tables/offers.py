@@ -1,8 +1,8 @@
 """Bot turns: the table service offers a bot seat's turn to the bots service.
 
 When a bot seat is to act, its turn goes on ``paiju.turns.<table>`` (stream PAIJU_TURNS): the
-seat's view and nothing more, so the bots service reads no log and holds no card its seats may not
-see; it answers with the seat's command, like a person. docs/services.md ("Bots") tells why.
+seat's view and nothing more (and the level the owner chose for it), so the bots service reads no
+log and holds no card its seats may not see; it answers with the seat's command, like a person. docs/services.md ("Bots") tells why.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import nats.errors
 
 from paiju import api
+from paiju.levels import DEFAULT_LEVEL
 from paiju_services import subjects
 from paiju_services.backoff import Backoff
 from paiju_services.deadlines import wait_version
@@ -91,6 +92,7 @@ class TurnOffers:
             version=version,
             config=table.config.to_dict(),
             view=table.view(seat),
+            level=entry.meta.seats[seat].level or DEFAULT_LEVEL,
         )
         try:
             await self.writer.js.publish(

@@ -6,7 +6,8 @@ seats with bots or close the table before it starts. A create, a join and a rema
 id derive their table, token and fingerprint from it (``tables.ids``), and every step is
 create-if-absent or a compare-and-set of the table's directory entry, so a retry, even one racing
 the first try on another copy, finishes and names one table, one seat. The log has no event for a
-seat taken or left before the deal; once the seats are full the table's own steps deal
+seat taken or left before the deal, but for a bot's (``bot_seated``, with its level, which the
+table's own steps add from the directory before the first deal); once the seats are full they deal
 (``tables.steps``).
 """
 
@@ -25,6 +26,7 @@ import nats.js.errors
 
 from paiju import api
 from paiju.errors import RuleError
+from paiju.levels import DEFAULT_LEVEL, LEVELS
 from paiju.protocol import Close, Command, SetAuto
 from paiju.simulate import hand_problem
 from paiju_services import subjects
@@ -141,6 +143,9 @@ class Room:
         name = clean_name(req.name)
         if req.seed is not None and not 1 <= len(req.seed) <= 128:
             raise RuleError("bad_seed")
+        if req.kind != "bot" and req.level is not None:
+            raise ServiceError("bad_request", detail="only a bot seat has a level")
+        level = None if req.kind != "bot" else known_level(req.level or DEFAULT_LEVEL)
         request_hash = fingerprint = None
         if req.request_id is None:
             token = secrets.token_urlsafe(24)
@@ -184,6 +189,7 @@ class Room:
                 request_sha256=request_hash,
                 request_digest=fingerprint,
                 seed=req.seed,
+                level=level,
             )
             if ids.seats_ready(seats):
                 entry.meta.status = "playing"
@@ -199,15 +205,28 @@ class Room:
         return Joined(seat=seat, token=token)
 
     async def add_bots(self, table_id: str, req: AddBots) -> BotsAdded:
-        """Bots in empty seats: the owner's request only (``not_owner``, nothing changes)."""
+        """Bots in empty seats, each at its level (``req.levels``, else ``req.level``, else the
+        default): the owner's request only (``not_owner``); an unknown level is refused
+        (``unknown_level``) and nothing changes."""
         entry = await self.writer.meta(table_id, fresh=True)
         if not ids.is_owner(entry.meta, req.owner_token):
             raise ServiceError("not_owner", action="fill seats with bots")
         if entry.meta.status == "closed":
             raise ServiceError("table_closed")
-        return await self._fill_bots(table_id, entry, req.seats)
+        level = known_level(req.level or DEFAULT_LEVEL)
+        levels = {seat: known_level(one) for seat, one in (req.levels or {}).items()}
+        return await self._fill_bots(table_id, entry, req.seats, levels, level)
 
-    async def _fill_bots(self, table_id: str, entry: Entry, only: list[int] | None) -> BotsAdded:
+    async def _fill_bots(
+        self,
+        table_id: str,
+        entry: Entry,
+        only: list[int] | None,
+        levels: dict[int, str],
+        level: str = DEFAULT_LEVEL,
+    ) -> BotsAdded:
+        """Ask the bots service to seat bots in ``only`` (None: every empty seat), each at its
+        level in ``levels``, else at ``level``."""
         seats = entry.meta.seats
         empty = [i for i, s in enumerate(seats) if s.kind == "empty"]
         wanted = empty if only is None else sorted(set(only))
@@ -218,10 +237,13 @@ class Room:
                 raise ServiceError("seat_taken", seat=seat)
         if not wanted:
             raise ServiceError("table_full")
+        stray = sorted(set(levels) - set(wanted))
+        if stray:
+            raise ServiceError("bad_request", detail=f"a level for seat {stray[0]}, not filled")
         filled = await request(
             self.writer.nc,
             subjects.BOTS_FILL,
-            FillSeats(table=table_id, seats=wanted),
+            FillSeats(table=table_id, seats=wanted, levels=[levels.get(s, level) for s in wanted]),
             SeatsFilled,
             timeout=self.writer.settings.request_timeout,
             unavailable="bots_unavailable",
@@ -352,14 +374,14 @@ class Room:
         config = api.config_from_dict(old.meta.config)
         await self.writer.append_first(new_id, config, secret, retry=True)
         entry = await self.writer.meta(new_id, fresh=True)
-        bots = [
-            i
+        bots = {
+            i: s.level or DEFAULT_LEVEL  # each bot at its level again
             for i, s in enumerate(old.meta.seats)
             if s.kind == "bot" and entry.meta.seats[i].kind == "empty"
-        ]
+        }
         if bots and entry.meta.status == "open":
             try:
-                await self._fill_bots(new_id, entry, bots)
+                await self._fill_bots(new_id, entry, list(bots), bots)
             except RemoteError as exc:  # another press seated them meanwhile
                 if exc.error.code not in ("seat_taken", "table_full"):
                     raise
@@ -409,3 +431,14 @@ class Room:
                 log(logger, "rematch pressed", table=table_id, seat=seat)
                 return [i for i, s in enumerate(meta.seats) if s.waiting]
         raise ServiceError("conflict")
+
+
+def known_level(level: str) -> str:
+    """``level`` if the bots play at it (``paiju.levels``).
+
+    Raises:
+        RuleError: ``unknown_level``.
+    """
+    if level not in LEVELS:
+        raise RuleError("unknown_level", level=str(level)[:20], known=", ".join(LEVELS))
+    return level

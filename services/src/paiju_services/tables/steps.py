@@ -2,7 +2,8 @@
 
 After every command (and at every sweep, for a table a crashed copy left waiting: a hand scored
 but its seed not yet revealed) the service runs the table's steps with
-``paiju.simulate.table_command`` (commit to a deal, deal, reveal the seed) until a seat is to act
+``paiju.simulate.table_command`` (commit to a deal, deal, reveal the seed; before the first deal,
+each bot's seat and level and each seat's seed from the directory) until a seat is to act
 or the match is over. Each step is appended by the writer with a deterministic command id
 (``writer.step_id``), so two copies that take the same step append it once. The deal waits for
 every seat to be taken (and no rematch seat to wait for its player), and the next hand's deal for
@@ -20,7 +21,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from paiju.errors import RuleError
-from paiju.protocol import AddSeed, Command
+from paiju.protocol import AddSeed, Command, SeatBot
 from paiju.simulate import table_command
 from paiju_services.errors import ServiceError
 from paiju_services.logs import log
@@ -55,12 +56,16 @@ class TableSteps:
     def step(
         self, table_id: str, table: TableLog, *, seats: list[Seat] | None
     ) -> tuple[str, Command] | None:
-        """The table's next own step (a joined seat's seed, commit, deal, reveal), if it takes one
-        now. ``seats``: the directory's, read for a deal (None otherwise)."""
+        """The table's next own step (a bot's seat and level, a joined seat's seed, commit, deal,
+        reveal), if it takes one now. ``seats``: the directory's, read for a deal (None
+        otherwise)."""
         state = table.state
         if state.phase == "seeding" and seats is not None:
-            if state.hand_no == 1:  # the seeds the seats brought when they joined
+            if state.hand_no == 1:  # the bots' levels and the seats' seeds, from their joins
                 for i, seat in enumerate(seats):
+                    recorded = state.bots[i] if state.bots else None
+                    if seat.kind == "bot" and seat.level is not None and recorded is None:
+                        return f"botseat.{i}", SeatBot(seat=i, level=seat.level)
                     if seat.seed is not None and state.player_seeds[i] is None:
                         return f"seed.{i}", AddSeed(seat=i, seed=seat.seed)
             if not seats_ready(seats):
