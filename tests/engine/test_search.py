@@ -206,3 +206,26 @@ def test_a_void_shown_in_the_trick_is_kept() -> None:
         if any(isinstance(e, HandEnded) for e in events):
             state = game.initial_state(state.config)
     pytest.fail("no void shown")
+
+
+@pytest.mark.parametrize("game_id", ["dabang", "dagong"])
+def test_the_unseen_played_cards_hold_the_points_the_view_tells(game_id: str) -> None:
+    """打棒 and 打拱: the view shows the points each seat took and those on the table, so the
+    played cards the seat did not see hold exactly the rest, in the truth and in every sample."""
+    game: Any = get_game(game_id)
+    truth = game.initial_state(duel_config(game_id))
+    plays = 0
+    while plays < 40:  # well into the hand: many cards played out of sight
+        command = table_command(truth, "played-points")
+        if command is None:
+            plays += truth.phase == "play"
+            command = levels.choose(truth, game.to_move(truth), "normal")
+        truth, _ = game.apply(truth, command)
+    seat = game.to_move(truth)
+    mine = seat_state(truth, seat)
+    know = sampling.knowledge(mine, seat)
+    assert know.hidden_points is not None and know.hidden_points > 0
+    assert sampling.problems(truth, mine, seat, know) == []
+    for i in range(20):
+        dealt = sampling.sample(mine, seat, random.Random(i), know)
+        assert sampling.problems(dealt, mine, seat, know) == []

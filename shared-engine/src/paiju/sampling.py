@@ -16,11 +16,16 @@ the hands, ``rest`` (what the deal left undealt: 打棒's kitty) and ``discards`
   with two decks in the hand of a seat other than the one who called it; a mark of one copy is
   never in a public member's hand (板子炮's dealer calls a card he does not hold);
 - voids, in a game with following suit (打棒, ``paiju.tricks``): a seat that followed the trick on
-  the table with fewer cards of the led suit than it was led with holds none of that suit now.
+  the table with fewer cards of the led suit than it was led with holds none of that suit now;
+- the points among the cards played before (``PLAYED_POINTS``): 打棒's and 打拱's views show the
+  points each seat took and those on the table, so the unseen played cards hold exactly the
+  points those tell, and the hidden hands the rest (without it, the played pile is dealt the
+  pool's average and the hands guess wrong what is left to take: a hand's outcome).
 
 ``sample`` deals the unknown cards: first a copy of each unplayed mark to a seat that may hold it,
-then the hands of the seats with voids or barred cards from the cards they may hold, then the
-other hands, the kitty and the played pile from what is left, each from one shuffled order. It
+then the played pile where its points are known, then the hands of the seats with voids or
+barred cards from the cards they may hold, then the other hands, the kitty and the played pile
+from what is left, each from one shuffled order. It
 guesses the rules' private fields a play-out needs that no view shows (who speaks next in a
 speaking round, 打棒's first-hand grabs, who played 板子炮's called card). A sample is a full state,
 good for playing the hand out (a guess, not the truth). ``problems`` lists how a state breaks
@@ -37,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiju.cards import Card, Hand
+from paiju.games import dabang_cards, dagong_combos
 from paiju.registry import get_game
 from paiju.table import TableGame, TableState
 from paiju.trick_rules import lead_of
@@ -47,6 +53,35 @@ REST_SHOWN = {"dabang": "buried"}
 # partner, but its ``state_from_view_extra`` does not rebuild ``marks_played`` from it): their
 # marks are not placed
 MARKS_UNKNOWN = frozenset({"banzipao"})
+
+
+def _dabang_played(state: Any) -> int:
+    """打棒: every trick taken is counted in ``points_won``; the trick on the table is not yet."""
+    taken: int = sum(state.points_won)
+    return taken + _points(_cards(state.actions), dabang_cards.POINTS)
+
+
+def _dagong_played(state: Any) -> int:
+    """打拱: every round taken is counted in ``points``, the round on the table in
+    ``trick_points``."""
+    taken: int = sum(state.points)
+    return taken + int(state.trick_points)
+
+
+# games whose view tells the points of every card played this hand (each seat's points taken and
+# the trick on the table): the point values of a rank, and those points from the rebuilt state
+PLAYED_POINTS: dict[str, tuple[dict[int, int], Any]] = {
+    "dabang": (dabang_cards.POINTS, _dabang_played),
+    "dagong": (dagong_combos.POINTS, _dagong_played),
+}
+
+
+def _value(card: Card, values: dict[int, int]) -> int:
+    return values.get(card >> 2, 0) if card < 52 else 0
+
+
+def _points(cards: Iterable[Card], values: dict[int, int]) -> int:
+    return sum(_value(c, values) for c in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +95,9 @@ class Knowledge:
     marks: (card, seats that may hold it) for each unplayed mark that must be in a hand.
     barred: each seat's cards it cannot hold (a side's public member, a mark of one copy: 板子炮's
     dealer calls a card he does not hold).
+    hidden_points: the points among the played cards the seat did not see (None: not known), and
+    ``values`` the points of each rank: in 打棒 and 打拱 the view shows the points each seat took
+    and those on the table, so the earlier tricks' cards hold that many points, no more, no fewer.
     """
 
     seat: int
@@ -73,6 +111,8 @@ class Knowledge:
     marks: tuple[tuple[Card, frozenset[int]], ...]
     suit_of: tuple[int, ...] = ()
     barred: tuple[frozenset[Card], ...] = ()
+    hidden_points: int | None = None
+    values: dict[int, int] | None = None
 
     @property
     def unknown_played(self) -> int:
@@ -164,6 +204,11 @@ def knowledge(state: TableState, seat: int) -> Knowledge:
         rest = tuple(sorted(kitty))  # a kitty turned up for all to see
     unknown = pack - Counter(own) - Counter(seen) - Counter(rest or ())
     voids, suit_of = _voids(game, state)
+    counted = PLAYED_POINTS.get(state.config.game)
+    hidden_points, values = None, None
+    if counted is not None and state.phase == "play":
+        values = counted[0]
+        hidden_points = counted[1](state) - _points(seen, values)
     return Knowledge(
         seat=seat,
         own=own,
@@ -176,6 +221,8 @@ def knowledge(state: TableState, seat: int) -> Knowledge:
         marks=_marks(game, state, seat, pack),
         suit_of=suit_of,
         barred=_barred(game, state, seat, pack),
+        hidden_points=hidden_points,
+        values=values,
     )
 
 
@@ -199,6 +246,7 @@ def deal_unknown(
     rng.shuffle(order)
     hands: list[list[Card]] = [[] for _ in range(n)]
     others = [s for s in range(n) if s != know.seat]
+    missing: list[Card] = []  # marks no seat had room for
     for mark, seats in know.marks:
         room = [
             s for s in sorted(seats) if len(hands[s]) < know.counts[s] and _allowed(know, s, mark)
@@ -206,6 +254,13 @@ def deal_unknown(
         if room and mark in order:
             order.remove(mark)
             hands[rng.choice(room)].append(mark)
+        else:
+            missing.append(mark)
+    played: list[Card] = []
+    if know.hidden_points is not None and know.values is not None:
+        hidden = len(order) - sum(know.counts[s] - len(hands[s]) for s in others)
+        hidden -= 0 if know.rest is not None else know.rest_size
+        played, order = _played(order, hidden, know.hidden_points, know.values)
     for s in sorted(others, key=lambda s: -len(know.voids[s])):
         if not _limited(know, s):
             continue
@@ -222,14 +277,55 @@ def deal_unknown(
         hands[s] += order[:want]
         order = order[want:]
     rest = [] if know.rest is not None else order[: know.rest_size]
-    order = order[len(rest) :]
-    if marked & set(order):  # a mark left over (no seat had room): swap it into a hand
-        for i, card in enumerate(order):
-            if card in marked:
-                holder = next((s for s in others if hands[s] and hands[s][-1] not in marked), None)
-                if holder is not None:
-                    order[i], hands[holder][-1] = hands[holder][-1], card
+    order = order[len(rest) :] + played
+    for mark in missing:  # a mark left over (no seat had room): swap it into a hand
+        if mark in order:
+            i = order.index(mark)
+            holder = next((s for s in others if hands[s] and hands[s][-1] not in marked), None)
+            if holder is not None:
+                order[i], hands[holder][-1] = hands[holder][-1], mark
     return hands, rest, order
+
+
+def _played(
+    order: list[Card], size: int, points: int, values: dict[int, int]
+) -> tuple[list[Card], list[Card]]:
+    """``size`` cards of ``order`` (shuffled) for the played pile that hold ``points`` points:
+    point cards taken in order while they fit, then cards without points; the rest of ``order``.
+    Where the cards cannot make the points exactly (the pool is short of one value), as near as
+    they come."""
+    if size <= 0:
+        return [], order
+    taken = [False] * len(order)
+    left, count = points, 0
+    for i, card in enumerate(order):
+        value = _value(card, values)
+        if value and value <= left and count < size:
+            taken[i], left, count = True, left - value, count + 1
+    while left > 0:  # short (a value ran out): trade a taken card for a dearer one still free
+        trade = next(
+            (
+                (i, j)
+                for i, a in enumerate(order)
+                if taken[i]
+                for j, b in enumerate(order)
+                if not taken[j] and 0 < _value(b, values) - _value(a, values) <= left
+            ),
+            None,
+        )
+        if trade is None:
+            break
+        i, j = trade
+        taken[i], taken[j] = False, True
+        left -= _value(order[j], values) - _value(order[i], values)
+    for plain in (True, False):  # cards without points first; others only if those run out
+        for i, card in enumerate(order):
+            if count >= size:
+                break
+            if not taken[i] and (not _value(card, values)) == plain:
+                taken[i], count = True, count + 1
+    played = [c for c, t in zip(order, taken, strict=True) if t]
+    return played, [c for c, t in zip(order, taken, strict=True) if not t]
 
 
 def speaking_order(game: TableGame[Any], state: TableState) -> tuple[int, ...]:
@@ -347,6 +443,10 @@ def problems(
     for mark, seats in know.marks:
         if not any(mark in sampled.hands[s] for s in seats):
             found.append(f"mark {mark} is not in a hand that may hold it")
+    if know.hidden_points is not None and know.values is not None:
+        unseen = Counter(discards) - Counter(know.seen)
+        if _points(unseen.elements(), know.values) != know.hidden_points:
+            found.append("the played cards not seen hold other points than the view tells")
     return found
 
 
