@@ -110,7 +110,7 @@ def test_the_lobby_a_table_and_a_replay_read_in_english(browsers: Browsers, stac
             bots = page.eval_on_selector_all(
                 ".seat .seat-name", "els => els.map(e => e.textContent)"
             )
-            assert any(re.fullmatch(r"Bot \d", b) for b in bots), bots
+            assert any(re.fullmatch(r"Bot \d · Normal", b) for b in bots), bots  # and its level
         if turns == 1:  # a switch to Chinese and back at the table
             page.click("#lang-switch")
             page.wait_for_function("document.documentElement.lang === 'zh-CN'")

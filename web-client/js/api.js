@@ -104,9 +104,13 @@ export function newSeed() {
 export function newRequestId() {
   return newSeed();
 }
-/** Fill empty seats with bots: the table's owner only (his token, kept by `saveOwnerToken`). */
-export const addBots = (id, seats = null, owner = ownerToken(id)) =>
-  api(`/api/tables/${encodeURIComponent(id)}/bots`, { body: seats === null ? {} : { seats }, token: owner });
+/** Fill empty seats with bots (`seats` null: every empty one), at `level` (an id of the catalogue's
+ * `levels`; null: the default): the table's owner only (his token, kept by `saveOwnerToken`). */
+export const addBots = (id, seats = null, level = null, owner = ownerToken(id)) =>
+  api(`/api/tables/${encodeURIComponent(id)}/bots`, {
+    body: { ...(seats === null ? {} : { seats }), ...(level === null ? {} : { level }) },
+    token: owner,
+  });
 /** Close an open table before it starts: the owner only. */
 export const closeTable = (id, owner = ownerToken(id)) =>
   api(`/api/tables/${encodeURIComponent(id)}/close`, { method: "POST", token: owner });

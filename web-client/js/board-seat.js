@@ -6,7 +6,7 @@
 import { cardEl, cardRow, cardText } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatName } from "./seating.js";
+import { seatLabel } from "./seating.js";
 import { seatToMove } from "./table-phases.js";
 import { countdown } from "./turn-clocks.js";
 import { clock, signed } from "./ui.js";
@@ -103,13 +103,13 @@ export function seatBox(ctx, seat, position, extras) {
         me: seat === ctx.me ? "1" : "",
         ...markData(ctx, seat),
       },
-      "aria-label": seatName(ctx, seat),
+      "aria-label": seatLabel(ctx, seat),
     },
     h(
       "header.seat-head",
       null,
       h("span.avatar", { "aria-hidden": "true", dataset: { kind: kind ?? "" } }, String(seat + 1)),
-      h("span.seat-name", null, seatName(ctx, seat)),
+      h("span.seat-name", null, seatLabel(ctx, seat)),
       h(
         "span.seat-figures",
         null,

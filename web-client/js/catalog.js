@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { CARD_CODE, cardText } from "./cards.js";
+import { h } from "./dom.js";
 import { both, getLang, t } from "./i18n.js";
 
 export function gameName(game) {
@@ -56,4 +57,26 @@ export function houseRulesText(variant, options) {
 /** A list option's item as the page writes it: a card code by its name (♠A / A♠), else as is. */
 function itemText(value) {
   return typeof value === "string" && CARD_CODE.test(value) ? cardText(value) : String(value);
+}
+
+/** The name of a bots' level (an id of the catalogue's `levels`), or the id itself. */
+export function levelName(game, id) {
+  const level = (game?.levels ?? []).find((l) => l.id === id);
+  return level ? (getLang() === "zh" ? level.name_zh : level.name_en) : id;
+}
+
+/** A select of the bots' levels of catalogue entry `game`, its default (listed first) chosen. */
+export function levelSelect(game, id) {
+  return h(
+    `select#${id}`,
+    { name: "level" },
+    (game?.levels ?? []).map((level, i) => h("option", { value: level.id, selected: i === 0 }, levelName(game, level.id))),
+  );
+}
+
+/** A bot seat of listed table `tbl` as a list names it: "机器人 2 · 高手" (its level's name from
+ * the catalogue `games`). */
+export function botChip(games, tbl, seat) {
+  const name = t("botName", { n: seat.seat + 1 });
+  return seat.level ? `${name} · ${levelName(games?.find((g) => g.id === tbl.game), seat.level)}` : name;
 }

@@ -8,7 +8,7 @@ import { shownKeys } from "./words.js";
 const CORE_KEYS = new Set([
   "game", "variant", "players", "phase", "version", "hand_no", "turn", "leader", "commitment",
   "revealed_seed", "seat", "counts", "totals", "hand", "hands", "last_hand", "lead", "actions",
-  "out", "benched",
+  "out", "benched", "bots",
 ]);
 const isFact = (value) => (typeof value === "number" && value !== 0) || typeof value === "string"; // a count of nothing is no news
 const isPerSeat = (view, value) =>

@@ -3,7 +3,7 @@
 // browser, its verdict linked to the verify page).
 
 import * as api from "./api.js";
-import { gameName, tableGameName } from "./catalog.js";
+import { botChip, gameName, tableGameName } from "./catalog.js";
 import { $, clear, h } from "./dom.js";
 import { auditLog } from "./engine.js";
 import { getLang, t } from "./i18n.js";
@@ -121,7 +121,7 @@ export function createHistory(view, { games, gone }) {
             h(
               `li.${s.kind}`,
               null,
-              `${s.kind === "bot" ? t("botName", { n: i + 1 }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`,
+              `${s.kind === "bot" ? botChip(games(), tbl, { ...s, seat: i }) : (s.name ?? t("seatN", { n: i + 1 }))} ${tbl.totals ? (tbl.totals[i] > 0 ? "+" : "") + tbl.totals[i] : ""}`,
               s.left ? h("span.badge.left", null, t("seatLeftBadge")) : null,
             ),
           ),

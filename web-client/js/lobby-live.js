@@ -2,7 +2,7 @@
 // links to sit (back at your own seat, or at an empty one) and to watch.
 
 import * as api from "./api.js";
-import { tableGameName } from "./catalog.js";
+import { botChip, tableGameName } from "./catalog.js";
 import { h } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { toast } from "./ui.js";
@@ -21,7 +21,7 @@ export function liveTables(tables, games) {
         null,
         h("strong", null, tableGameName(games, tbl)),
         h("span.badge", { dataset: { status: tbl.status } }, tbl.status === "open" ? t("statusOpen") : t("statusPlaying")),
-        seatChips(tbl),
+        seatChips(tbl, games),
       ),
       h(
         "div.row-actions",
@@ -34,7 +34,7 @@ export function liveTables(tables, games) {
   });
 }
 
-function seatChips(tbl) {
+function seatChips(tbl, games) {
   return h(
     "ul.seat-chips",
     null,
@@ -42,7 +42,7 @@ function seatChips(tbl) {
       h(
         `li.${s.kind}`,
         null,
-        s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? t("botName", { n: (s.seat ?? i) + 1 }) : (s.name ?? "?"),
+        s.kind === "empty" ? t("emptySeat") : s.kind === "bot" ? botChip(games, tbl, { ...s, seat: s.seat ?? i }) : (s.name ?? "?"),
         s.left ? h("span.badge.left", null, t("seatLeftBadge")) : null,
       ),
     ),

@@ -3,7 +3,7 @@
 // nickname; and its practice box, the same choices played against bots in this browser alone.
 
 import * as api from "./api.js";
-import { variantName, variantOf } from "./catalog.js";
+import { levelSelect, variantName, variantOf } from "./catalog.js";
 import { CLOCK_CHOICES, clockOf } from "./clock.js";
 import { clear, h } from "./dom.js";
 import { both, getLang, t } from "./i18n.js";
@@ -111,9 +111,12 @@ export function newTableForm(games, chosen, choose) {
     // kept as it is typed: joining a listed table or an invite uses it too
     on: { change: () => api.setPlayerName(name.value), input: () => api.setPlayerName(name.value) },
   });
+  // the bots' level (the catalogue's levels, the default first), while the opponents are bots
+  const botLevel = levelSelect(game, "create-level");
+  const botLevelRow = h("label", null, h("span", null, t("botLevel")), botLevel);
   const opponents = h(
     "select#create-opponents",
-    { name: "opponents" },
+    { name: "opponents", on: { change: () => (botLevelRow.hidden = opponents.value !== "bots") } },
     h("option", { value: "bots", selected: true }, t("opponentsBots")),
     h("option", { value: "wait" }, t("opponentsWait")),
   );
@@ -126,11 +129,7 @@ export function newTableForm(games, chosen, choose) {
   const submit = h("button.button.primary#create-submit", { type: "submit", disabled: !isOnline() }, t("createAndSit"));
   // 练习: the same choices, played against bots in this browser alone (practice.js), offline too,
   // at the bots' level and pace chosen here
-  const levelSelect = h(
-    "select#practice-level",
-    { name: "level" },
-    (game.levels ?? []).map((level, i) => h("option", { value: level.id, selected: i === 0 }, getLang() === "zh" ? level.name_zh : level.name_en)),
-  );
+  const practiceLevel = levelSelect(game, "practice-level");
   const paceSelect = h(
     "select#practice-pace",
     { name: "pace" },
@@ -144,7 +143,7 @@ export function newTableForm(games, chosen, choose) {
       on: {
         click: () => {
           api.setPlayerName(name.value);
-          const query = new URLSearchParams({ players: playersSelect.value, clock: clockSelect.value, level: levelSelect.value, pace: paceSelect.value });
+          const query = new URLSearchParams({ players: playersSelect.value, clock: clockSelect.value, level: practiceLevel.value, pace: paceSelect.value });
           const options = changedOptions(controls);
           if (Object.keys(options).length > 0) query.set("options", JSON.stringify(options));
           location.hash = `#/practice/${game.id}/${variantSelect.value}?${query}`;
@@ -170,7 +169,7 @@ export function newTableForm(games, chosen, choose) {
             if (opponents.value === "bots") {
               // the bots sit first and you last: your seat completes the table, which deals
               const others = Array.from({ length: players - 1 }, (_, i) => i + 1);
-              await api.addBots(created.id, others);
+              await api.addBots(created.id, others, botLevel.value);
             }
             const joined = await api.joinSeat(created.id, api.playerName(), 0, api.newSeed());
             api.saveSeatToken(created.id, joined.seat, joined.token);
@@ -190,6 +189,7 @@ export function newTableForm(games, chosen, choose) {
     houseRules,
     h("label", null, h("span", null, t("clockChoice")), clockSelect),
     h("label", null, h("span", null, t("opponents")), opponents),
+    botLevelRow,
     h("label", null, h("span", null, t("yourName")), name),
     submit,
     h(
@@ -197,7 +197,7 @@ export function newTableForm(games, chosen, choose) {
       null,
       h("legend", null, t("practiceStart")),
       h("p.muted.practice-hint", null, t(isOnline() ? "practiceHint" : "offlineCreate")),
-      h("div.practice-row", null, h("label", null, h("span", null, t("practiceLevel")), levelSelect), h("label", null, h("span", null, t("practicePace")), paceSelect)),
+      h("div.practice-row", null, h("label", null, h("span", null, t("botLevel")), practiceLevel), h("label", null, h("span", null, t("practicePace")), paceSelect)),
       practice,
     ),
   );

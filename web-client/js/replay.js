@@ -17,7 +17,7 @@ import { isPracticeTable, practiceLog } from "./practice-store.js";
 import { both, t } from "./i18n.js";
 import { catalog, gameName, variantName, variantOf } from "./catalog.js";
 import { copyText, toast } from "./ui.js";
-import { auctionWords, fill, kindName, pick, spoken, wordsOf } from "./words.js";
+import { auctionWords, fill, kindName, pick, spoken, valueName, wordsOf } from "./words.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const BASE_MS = 900; // one step a this many ms at speed 1
@@ -36,6 +36,7 @@ export function describeEvent(event, ctx) {
   if (Array.isArray(event.cards)) params.cards = event.cards.map(cardText).join(" ");
   if (typeof event.card === "string") params.card = cardText(event.card);
   if (event.kind) params.kind = kindName(words, event.kind);
+  if (typeof event.level === "string") params.level = valueName(words, "level", event.level); // a bot's
   for (const [field, value] of Object.entries(event)) {
     if (words.commands?.[field] && typeof value === "string") {
       const said = auctionWords(words, ctx.view, field); // this word is the last of them
@@ -156,6 +157,7 @@ export function mountReplay(root, tableId, query) {
       bottom: 0,
       names: (s.meta?.seats ?? []).map((seat) => seat.name ?? null),
       kinds: (s.meta?.seats ?? []).map((seat) => seat.kind),
+      levels: (s.meta?.seats ?? []).map((seat) => seat.level ?? null),
       openHands: view.phase === "commit" && !view.hand_no ? null : view.hands,
       memory: { last: s.memories?.[s.step] ?? [] },
       turnSince: null,

@@ -7,6 +7,7 @@
 // with the same seat tokens).
 
 import * as api from "./api.js";
+import { levelSelect } from "./catalog.js";
 import { countdown } from "./turn-clocks.js";
 import { h } from "./dom.js";
 import { both, t } from "./i18n.js";
@@ -40,8 +41,12 @@ export function shareButtons(tableId, meta) {
  * watch page. */
 export const isOwner = (tableId, watch) => !watch && api.ownerToken(tableId) !== null;
 
-/** The waiting panel's room controls, under its seats. `r`: {tableId, meta, seated, watch,
- * invited, sit(seat|null), fillBots(event), done()} — `done` once the page should go (left, closed). */
+// the level the owner last chose to fill a table's seats with, by table (kept in this page)
+const fillLevels = new Map();
+
+/** The waiting panel's room controls, under its seats. `r`: {tableId, meta, game, seated, watch,
+ * invited, sit(seat|null), fillBots(event, level), done()} — `game` the catalogue's entry (its bots'
+ * levels to choose from), `done` once the page should go (left, closed). */
 export function waitingControls(r) {
   const empty = r.meta.seats.some((seat) => seat.kind === "empty");
   const out = [];
@@ -72,7 +77,14 @@ export function waitingControls(r) {
   }
   const tools = [];
   if (isOwner(r.tableId, r.watch) && empty) {
-    tools.push(h("button.button.primary#fill-bots", { type: "button", on: { click: r.fillBots } }, t("fillBots")));
+    const level = levelSelect(r.game, "fill-level");
+    // the choice outlives the room's redraws (a seat taken meanwhile draws it again)
+    if (fillLevels.get(r.tableId)) level.value = fillLevels.get(r.tableId);
+    level.addEventListener("change", () => fillLevels.set(r.tableId, level.value));
+    tools.push(
+      h("label.fill-level", null, h("span", null, t("botLevel")), level),
+      h("button.button.primary#fill-bots", { type: "button", on: { click: (e) => r.fillBots(e, level.value) } }, t("fillBots")),
+    );
   }
   if (isOwner(r.tableId, r.watch)) {
     tools.push(h("button.button.ghost#close-table", { type: "button", on: { click: () => closeTable(r) } }, t("closeTable")));

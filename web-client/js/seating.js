@@ -2,6 +2,7 @@
 // (a bot in the page's language, you as you), and each seat's last play across tricks.
 
 import { getLang, t } from "./i18n.js";
+import { valueName } from "./words.js";
 
 /** Where each seat sits, seen from `bottom`: seats are numbered in the order of play, and play
  * goes counterclockwise, so the next seat (下家) sits on the right. */
@@ -25,6 +26,14 @@ export function seatName(ctx, seat) {
   const name = ctx.kinds?.[seat] === "bot" ? t("botName", { n: seat + 1 }) : ctx.names?.[seat] || t("seatN", { n: seat + 1 });
   if (seat !== ctx.me) return name;
   return getLang() === "zh" ? `${name}（${t("you")}）` : `${name} (${t("you")})`;
+}
+
+/** A seat's name with, for a bot, its level: "机器人 2 · 高手" (the level the log recorded, in
+ * the view's `bots`, else the one its directory entry names; its name from the game's words). */
+export function seatLabel(ctx, seat) {
+  const level = ctx.kinds?.[seat] === "bot" ? (ctx.view?.bots?.[seat] ?? ctx.levels?.[seat]) : null;
+  const name = seatName(ctx, seat);
+  return level ? `${name} · ${valueName(ctx.words ?? {}, "level", level)}` : name;
 }
 
 /** Remembers each seat's last play across tricks (the view only holds the current trick). */

@@ -30,7 +30,7 @@ export const LOBBY_STRINGS = {
   practiceEnd: ["结束练习", "End practice"],
   practiceEndConfirm: ["结束这局练习？这局不再保留。", "End this practice match? It will not be kept."],
   practiceUnknown: ["没有这个游戏或规则。", "No such game or variant."],
-  practiceLevel: ["机器人水平", "Bots' level"],
+  botLevel: ["机器人水平", "Bots' level"], // the new table's bots, the practice's and the room's fill
   practicePace: ["出牌速度", "Pace"],
   paceNormal: ["正常", "Normal"],
   paceFast: ["快", "Fast"],

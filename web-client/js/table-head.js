@@ -3,7 +3,7 @@
 // transport's state, and the waiting room shown until the table deals (who sits where, a seat to
 // take, the owner's controls). Each is drawn again only when what it shows changed.
 
-import { seatName } from "./seating.js";
+import { seatLabel, seatName } from "./seating.js";
 import { handOver } from "./table-phases.js";
 import { clockText } from "./clock.js";
 import { clear, h } from "./dom.js";
@@ -68,10 +68,11 @@ export function createHead(tableId, watch, source) {
 
 /**
  * The waiting room of table `tableId`, until it deals. `sit(seat)`: take an empty seat;
- * `fillBots(event)`: the owner fills the empty seats with bots.
- * @param {string} tableId @param {{watch: boolean, invited: boolean, sit: (seat: number) => void, fillBots: (e: Event) => void}} options
+ * `fillBots(event, level)`: the owner fills the empty seats with bots at a level; `game()`: the
+ * catalogue's entry of the table's game (its bots' levels).
+ * @param {string} tableId @param {{watch: boolean, invited: boolean, sit: (seat: number) => void, fillBots: (e: Event, level: string) => void, game: () => any}} options
  */
-export function createWaiting(tableId, { watch, invited, sit, fillBots }) {
+export function createWaiting(tableId, { watch, invited, sit, fillBots, game }) {
   const el = h("section.waiting-panel#waiting");
   /** @type {any[]} */
   let drawn = [];
@@ -82,7 +83,7 @@ export function createWaiting(tableId, { watch, invited, sit, fillBots }) {
     const dealt = (s.view?.counts?.length ?? 0) > 0;
     const status = s.meta?.status;
     const open = status === "open" && !dealt;
-    const inputs = [status, open, s.meta, s.seat, s.token, getLang()];
+    const inputs = [status, open, s.meta, s.seat, s.token, getLang(), game()];
     if (same(inputs, drawn)) return open;
     drawn = inputs;
     el.hidden = status !== "closed" && !open;
@@ -94,7 +95,7 @@ export function createWaiting(tableId, { watch, invited, sit, fillBots }) {
         `li.${seat.kind}`,
         { dataset: { seat: seat.seat } },
         h("span.avatar", null, String(seat.seat + 1)),
-        h("span", null, seat.kind === "empty" ? t("emptySeat") : seatName(ctx, seat.seat)),
+        h("span", null, seat.kind === "empty" ? t("emptySeat") : seatLabel(ctx, seat.seat)),
         seat.kind === "bot" ? h("span.badge.bot", null, t("bot")) : null,
         seat.waiting ? h("span.badge.not-ready", null, t("notReady")) : null,
         seat.kind === "empty" && s.seat === null && !watch ? h("button.button.small", { type: "button", on: { click: () => sit(seat.seat) } }, t("sitHere")) : null,
@@ -113,6 +114,7 @@ export function createWaiting(tableId, { watch, invited, sit, fillBots }) {
         invited,
         sit,
         fillBots,
+        game: game(),
         done: () => {
           location.hash = "#/";
         },

@@ -81,7 +81,7 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
 
   // --- the page's parts ------------------------------------------------------------------------
   const head = createHead(tableId, watch, source);
-  const waiting = createWaiting(tableId, { watch, invited: query?.get("join") === "1", sit, fillBots });
+  const waiting = createWaiting(tableId, { watch, invited: query?.get("join") === "1", sit, fillBots, game: () => game });
   const boardHost = h("div.board-host#board");
   const sheet = createSheet(tableId, source, {
     press: (handNo) => {
@@ -137,6 +137,7 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
       bottom: state.seat ?? 0,
       names: seats.map((seat) => seat.name ?? null),
       kinds: seats.map((seat) => seat.kind),
+      levels: seats.map((seat) => seat.level ?? null),
       left: seats.map((seat) => !!seat.left),
       connected: state.online,
       openHands: state.view?.hands ? state.openHands : null,
@@ -296,10 +297,10 @@ export function mountTable(root, tableId, { watch = false, query = null, source 
     }
   }
 
-  async function fillBots(e) {
+  async function fillBots(e, level) {
     e.target.disabled = true;
     try {
-      await api.addBots(tableId);
+      await api.addBots(tableId, null, level || null);
       await refreshMeta();
     } catch (err) {
       toast(both(err), "error");
