@@ -1,9 +1,13 @@
 """The bots service: takes the seats a table asks it to fill, and plays them through the same
 command path as a person (a NATS request to the table service with the seat's token), choosing
 each move at the seat's level (``paiju.levels.choose``: 入门, 普通 or 高手, as the owner chose when
-he filled the seat; the turn names it). A choice runs in a worker thread (``asyncio.to_thread``): a
-高手's search takes a tenth of a second or more of CPU, and the other tables' turns, the fetches
-and the requests go on meanwhile.
+he filled the seat; the turn names it). A choice runs off the event loop, so that the other
+tables' turns, the fetches and the requests go on meanwhile: the quick levels' (a few
+milliseconds) in one thread, the searching levels' (``Level.searches``: 高手, a tenth of a second
+or more of CPU each) in another, one search at a time, so that a quick decision — a bot at a
+people's table — never waits behind a queue of searches. A copy holds at most ``bot_searches``
+searching turns (thinking or searching); one more is offered again later with back-off, like any
+turn that cannot be played now, and leaves the quick turns' room free.
 
 It learns that a bot is to move from the table service, which offers each bot seat's turn on
 ``paiju.turns.<table>`` (the work-queue stream PAIJU_TURNS, ``messages.BotTurn``): the seat's view
@@ -36,6 +40,7 @@ import contextlib
 import logging
 import secrets
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
 import nats.errors
@@ -47,7 +52,7 @@ from nats.js.kv import KeyValue
 
 from paiju import api, levels
 from paiju.client import state_from_view
-from paiju.protocol import encode
+from paiju.protocol import Command, encode
 from paiju_services import metrics, subjects
 from paiju_services.affinity import Copies
 from paiju_services.backoff import Backoff, Streak, from_settings
@@ -132,6 +137,12 @@ class BotService:
         self.copies = Copies(nc)  # the table-service copies, each table's holder (affinity.py)
         self.tasks: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(64)
+        # decisions run off the event loop: the quick levels' in one thread, the searching
+        # levels' (高手, a tenth of a second or more each) in another, so that a quick decision
+        # never waits behind a search; ``search_room`` bounds the searching turns held at once
+        self.quick = ThreadPoolExecutor(1, thread_name_prefix="bot-quick")
+        self.searcher = ThreadPoolExecutor(1, thread_name_prefix="bot-search")
+        self.search_room = asyncio.Semaphore(settings.bot_searches)
         self.consumer: asyncio.Task[None] | None = None
         self.sub: JetStreamContext.PullSubscription | None = None
         self.tables_kv: KeyValue
@@ -168,6 +179,8 @@ class BotService:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.sub.unsubscribe(), 2.0)
         await self.copies.stop()
+        for pool in (self.quick, self.searcher):
+            pool.shutdown(wait=False, cancel_futures=True)
         log(logger, "bots service stopped", instance=self.settings.instance, moves=self.moves)
 
     async def _health(self, msg: Msg) -> Reply:
@@ -276,6 +289,17 @@ class BotService:
         """The wait before a turn is offered again: longer with each of its deliveries."""
         return self.backoff.delay(deliveries(msg) - 1)
 
+    async def _decide(
+        self, pool: ThreadPoolExecutor, level: levels.Level, state: api.State, seat: int
+    ) -> tuple[Command, float]:
+        """The bot's move after its thinking time (``bot_delay``), chosen in ``pool``'s thread,
+        and the milliseconds the choice took there."""
+        if self.settings.bot_delay:
+            await asyncio.sleep(self.settings.bot_delay)
+        start = time.perf_counter()
+        command = await asyncio.get_running_loop().run_in_executor(pool, level.choose, state, seat)
+        return command, round((time.perf_counter() - start) * 1000, 2)
+
     async def _turn(self, msg: Msg) -> float | None:
         """Play the offered turn if its seat is a bot's. None: done (or not to be done); a
         number: retry in that many seconds."""
@@ -299,13 +323,17 @@ class BotService:
             return None
         if api.to_move(state) != seat:
             return None
-        if self.settings.bot_delay:
-            await asyncio.sleep(self.settings.bot_delay)
-        level = turn.level if turn.level in levels.LEVELS else levels.DEFAULT_LEVEL
-        # off the event loop: a 高手 searches for a tenth of a second or more (docs/bots.md)
-        t_choice = time.perf_counter()
-        command = await asyncio.to_thread(levels.choose, state, seat, level)
-        choice_ms = round((time.perf_counter() - t_choice) * 1000, 2)
+        level = levels.LEVELS.get(turn.level or "", levels.LEVELS[levels.DEFAULT_LEVEL])
+        if level.searches and self.search_room.locked():
+            # as many searching turns as may be held are: this one is offered again later, and
+            # the quick levels' turns go on meanwhile
+            log(logger, "search deferred", logging.DEBUG, table=table_id, seat=seat)
+            return self._turn_wait(msg)
+        if level.searches:
+            async with self.search_room:  # taken at once: it was not locked, and nothing awaited
+                command, choice_ms = await self._decide(self.searcher, level, state, seat)
+        else:
+            command, choice_ms = await self._decide(self.quick, level, state, seat)
         # asked just before the request: a turn that was thinking when the service went away
         # waits too, instead of adding one more attempt
         closed = self.gate.wait(time.monotonic())

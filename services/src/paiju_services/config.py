@@ -57,6 +57,10 @@ class Settings(msgspec.Struct, kw_only=True):
     keep_retired: float = 365 * 86400.0
     # bots service
     bot_delay: float = 0.0  # seconds a bot "thinks" before it plays
+    # turns of searching bots (高手) one bots copy holds at once, thinking or searching (one search
+    # runs at a time, in a thread of its own): a turn beyond them is offered again later, with
+    # back-off, and never keeps a quick bot's turn waiting (bots.py)
+    bot_searches: int = 8
     # table service: seconds before the server plays for a seat in 托管 (a turn of its own, so
     # that a player sees each automatic play happen rather than a burst of them)
     auto_delay: float = 1.0

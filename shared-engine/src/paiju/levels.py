@@ -41,10 +41,15 @@ def _basic(state: TableState, seat: int) -> Command:
 
 @dataclass(frozen=True, slots=True)
 class Level:
+    """A level: its id, its names, how it chooses, and whether a decision is a search (a tenth of
+    a second of CPU or more, where the others take a few milliseconds: the bots service gives
+    searches a thread and a queue of their own, so that no cheap decision waits behind one)."""
+
     id: str
     name_zh: str
     name_en: str
     choose: Callable[[TableState, int], Command]
+    searches: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name_zh": self.name_zh, "name_en": self.name_en}
@@ -52,8 +57,12 @@ class Level:
 
 # the names live with the other words (``words.LEVEL_NAMES``: the log's ``bot_seated`` says them)
 LEVELS: dict[str, Level] = {
-    level_id: Level(level_id, *LEVEL_NAMES[level_id], choose)
-    for level_id, choose in (("basic", _basic), ("normal", bots.choose), ("expert", search.choose))
+    level_id: Level(level_id, *LEVEL_NAMES[level_id], choose, searches)
+    for level_id, choose, searches in (
+        ("basic", _basic, False),
+        ("normal", bots.choose, False),
+        ("expert", search.choose, True),
+    )
 }
 DEFAULT_LEVEL = "normal"  # a bot seat's level unless chosen, and 托管's
 
