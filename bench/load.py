@@ -19,6 +19,11 @@ the CPU each process of the system used (from /proc), and, as the reference, raw
 publishes from nats-py at the same concurrency in the same run. ``--json`` prints the report as
 JSON (bench/run.py reads it).
 
+``--bot-tables N --bot-level L``: N more tables, of bots only, at level L (their owner fills every
+seat: the bots service plays them at its own pace) while the players' tables are measured, so
+the report's latencies are the people's among the bots' work; it adds the events a second the
+bot tables' logs grew by.
+
 ``--restart``: after the measured window, every service process is killed (-9) while the tables
 are live; the launcher starts them again, every player's socket opens again at once (as a
 browser's does) and says hello, and the report adds the events the live tables' logs held over
@@ -66,6 +71,7 @@ from paiju_services.ports import free_port
 
 RESEND = Backoff(base=0.3, cap=5.0)  # the web client's (web-client/js/backoff.js)
 RESEND_CODES = frozenset({"unavailable", "overloaded", "conflict"})
+BOT_POLL = 10.0  # seconds between reads of a bot table's log length (its /hands)
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -269,6 +275,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     matches: int = 0
     measuring: bool = False
+    bot_events: int = 0  # events the bot tables' logs grew by while measured
+    bot_matches: int = 0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -361,13 +369,20 @@ class Load:
         self.restart: Restart | None = None
         self.measured: Callable[[], None] = lambda: None  # called as the measured window ends
 
-    async def create(self, http: httpx.AsyncClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def new_table(self, http: httpx.AsyncClient, hands: int) -> dict[str, Any]:
+        """A table of the run's game and variant (``hands``: its ``hands`` option, 0: the game's)."""
         body: dict[str, Any] = {"game": self.args.game, "options": {}}
         if self.args.variant:
             body["variant"] = self.args.variant
-        if self.args.hands:
-            body["options"]["hands"] = self.args.hands
-        table = (await http.post("/api/tables", json=body)).raise_for_status().json()
+        if hands:
+            body["options"]["hands"] = hands
+        table: dict[str, Any] = (
+            (await http.post("/api/tables", json=body)).raise_for_status().json()
+        )
+        return table
+
+    async def create(self, http: httpx.AsyncClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        table = await self.new_table(http, self.args.hands)
         seats = []
         for seat in range(table["players"]):
             reply = await http.post(
@@ -375,6 +390,41 @@ class Load:
             )
             seats.append(reply.raise_for_status().json())
         return table, seats
+
+    async def run_bot_table(self, http: httpx.AsyncClient, slot: Table) -> None:
+        """Keep a table of bots at ``--bot-level`` live: created, every seat filled by the bots
+        service (the owner's request), a finished match replaced; its log's length is read every
+        ``BOT_POLL`` seconds (``/hands``: events so far), and the events added while the window is
+        measured are the bots' (``Stats.bot_events``)."""
+        while not self.stop.is_set():
+            try:
+                table = await self.new_table(http, self.args.bot_hands)
+                owner = {"Authorization": f"Bearer {table['owner_token']}"}
+                level = {"level": self.args.bot_level}
+                filled = await http.post(
+                    f"/api/tables/{table['id']}/bots", json=level, headers=owner
+                )
+                filled.raise_for_status()
+            except (httpx.HTTPError, OSError) as exc:
+                self.stats.error(f"bot_table:{type(exc).__name__}")
+                await asyncio.sleep(1)
+                continue
+            slot.id, slot.index = table["id"], 0
+            while not self.stop.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stop.wait(), BOT_POLL)
+                try:
+                    reply = await http.get(f"/api/tables/{slot.id}/hands")
+                    hands = reply.raise_for_status().json()
+                except (httpx.HTTPError, OSError) as exc:
+                    self.stats.error(f"bot_table:{type(exc).__name__}")
+                    continue
+                if self.stats.measuring:
+                    self.stats.bot_events += hands["version"] - slot.index
+                slot.index = hands["version"]
+                if hands["finished"]:
+                    self.stats.bot_matches += 1
+                    break
 
     async def run_table(self, http: httpx.AsyncClient, slot: Table) -> None:
         """Play tables in this slot one after another until the run ends."""
@@ -514,6 +564,9 @@ class Load:
         async with httpx.AsyncClient(base_url=self.gateway, timeout=30, limits=limits) as http:
             self.tables = [Table() for _ in range(self.args.tables)]
             tasks = []
+            bot_tables = [Table() for _ in range(self.args.bot_tables)]
+            for slot in bot_tables:  # the bots' load first, then the players' tables among it
+                tasks.append(asyncio.create_task(self.run_bot_table(http, slot)))
             for slot in self.tables:
                 tasks.append(asyncio.create_task(self.run_table(http, slot)))
                 await asyncio.sleep(self.args.ramp / max(1, self.args.tables))
@@ -632,6 +685,15 @@ def report(args: argparse.Namespace, out: dict[str, Any]) -> str:
             *(ms(out["latency_s"][k]) for k in ("p50", "p95", "p99", "max"))
         ),
         f"matches finished: {out['matches']}; stuck tables: {out['stuck']}",
+        *(
+            [
+                f"bot tables: {out['bot_tables']} at {out['bot_level']}, "
+                f"{out['bot_events_per_s']:.1f} events/s while measured, "
+                f"{out['bot_matches']} matches finished"
+            ]
+            if out.get("bot_tables")
+            else []
+        ),
         f"errors: {out['errors'] or 'none'}",
         "CPU (cores): "
         + ", ".join(f"{name} {cores:.2f}" for name, cores in sorted(out["cpu_cores"].items())),
@@ -732,6 +794,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "samples": len(latencies),
             "errors": stats.errors,
             "matches": stats.matches,
+            "bot_tables": args.bot_tables,
+            "bot_level": args.bot_level,
+            "bot_events_per_s": stats.bot_events / result["elapsed_s"],
+            "bot_matches": stats.bot_matches,
             "stuck": result["stuck"],
             "cpu_cores": cpu,
             "raw_acks_per_s": None,
@@ -783,6 +849,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--restart-timeout", type=float, default=300.0, help="seconds the rebuild may take"
+    )
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=0,
+        help="tables of bots only, besides the players' (their owner fills every seat)",
+    )
+    parser.add_argument("--bot-level", default="normal", help="the bot tables' level")
+    parser.add_argument(
+        "--bot-hands", type=int, default=20, help="hands per match of a bot table (0: the game's)"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
