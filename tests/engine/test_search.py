@@ -78,6 +78,23 @@ def test_an_expert_decision_is_legal_repeatable_and_within_its_budget(game_id: s
     assert "play" in phases
 
 
+def test_a_scaled_budget_plays_out_that_share_of_the_steps() -> None:
+    game_id = "guanpai"
+    assert search.Budget(scale=0.5).steps_for(game_id) == search.STEPS[game_id] // 2
+    assert search.Budget(steps=10, scale=0.01).steps_for(game_id) == 1  # never none
+    assert search.scaled(1.0) is search.choose
+    small = dataclasses.replace(search.budget_for(game_id), scale=0.1)
+    state, seat = next((s, t) for s, t in points(game_id) if s.phase == "play")
+    mine = seat_state(state, seat)
+    full, tenth = (
+        search.search(mine, seat, search.budget_for(game_id)),
+        search.search(mine, seat, small),
+    )
+    assert tenth.steps - tenth.last <= small.steps_for(game_id) + small.playouts
+    assert tenth.deals < full.deals
+    assert search.scaled(0.1)(mine, seat) == tenth.move
+
+
 def test_a_lone_legal_move_is_played_without_a_search() -> None:
     for game_id in GAMES:
         game: Any = get_game(game_id)

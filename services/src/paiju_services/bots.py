@@ -50,7 +50,7 @@ from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.kv import KeyValue
 
-from paiju import api, levels
+from paiju import api, levels, search
 from paiju.client import state_from_view
 from paiju.protocol import Command, encode
 from paiju_services import metrics, subjects
@@ -143,6 +143,7 @@ class BotService:
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="bot-quick")
         self.searcher = ThreadPoolExecutor(1, thread_name_prefix="bot-search")
         self.search_room = asyncio.Semaphore(settings.bot_searches)
+        self.search = search.scaled(settings.bot_search_scale)  # the searching levels' chooser
         self.consumer: asyncio.Task[None] | None = None
         self.sub: JetStreamContext.PullSubscription | None = None
         self.tables_kv: KeyValue
@@ -297,7 +298,8 @@ class BotService:
         if self.settings.bot_delay:
             await asyncio.sleep(self.settings.bot_delay)
         start = time.perf_counter()
-        command = await asyncio.get_running_loop().run_in_executor(pool, level.choose, state, seat)
+        choose = self.search if level.searches else level.choose
+        command = await asyncio.get_running_loop().run_in_executor(pool, choose, state, seat)
         return command, round((time.perf_counter() - start) * 1000, 2)
 
     async def _turn(self, msg: Msg) -> float | None:

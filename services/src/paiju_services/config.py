@@ -61,6 +61,9 @@ class Settings(msgspec.Struct, kw_only=True):
     # runs at a time, in a thread of its own): a turn beyond them is offered again later, with
     # back-off, and never keeps a quick bot's turn waiting (bots.py)
     bot_searches: int = 8
+    # the searching bots' budget, times each game's (paiju.search.STEPS: about 200 ms at p95 on a
+    # 2-core reference machine): lower on a slower machine, higher on a faster one
+    bot_search_scale: float = 1.0
     # table service: seconds before the server plays for a seat in 托管 (a turn of its own, so
     # that a player sees each automatic play happen rather than a burst of them)
     auto_delay: float = 1.0

@@ -30,7 +30,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from paiju import results
@@ -74,16 +74,19 @@ class Budget:
     """What a decision may spend: ``candidates`` moves searched, ``playouts`` deals at most,
     ``steps`` moves played out in all (None: the game's ``STEPS``), ``ms`` a wall clock bound
     (None: none; with one, the move depends on the machine's speed); and how sure the search
-    must be to leave the 普通 move (``confidence``, in standard errors: ``pick``)."""
+    must be to leave the 普通 move (``confidence``, in standard errors: ``pick``); ``scale``
+    multiplies the steps (a slower machine's setting: the services' ``bot_search_scale``)."""
 
     candidates: int = 4
     playouts: int = 24
     steps: int | None = None
     ms: float | None = None
     confidence: float = 1.0
+    scale: float = 1.0
 
     def steps_for(self, game: str) -> int:
-        return self.steps if self.steps is not None else STEPS.get(game, DEFAULT_STEPS)
+        steps = self.steps if self.steps is not None else STEPS.get(game, DEFAULT_STEPS)
+        return max(1, round(steps * self.scale))
 
 
 BUDGET = Budget()
@@ -271,6 +274,18 @@ def with_budget(budget: Budget) -> Callable[[TableState, int], Command]:
     return lambda state, seat: search(state, seat, budget).move
 
 
+def scaled(scale: float) -> Callable[[TableState, int], Command]:
+    """The 高手 chooser with every game's budget's steps times ``scale`` (1: ``choose``)."""
+    if scale == 1.0:
+        return choose
+
+    def choose_scaled(state: TableState, seat: int) -> Command:
+        budget = replace(budget_for(state.config.game), scale=scale)
+        return search(state, seat, budget).move
+
+    return choose_scaled
+
+
 __all__ = [
     "BUDGET",
     "BUDGETS",
@@ -283,6 +298,7 @@ __all__ = [
     "choose",
     "pick",
     "rollout",
+    "scaled",
     "search",
     "seat_score",
     "with_budget",
