@@ -16,10 +16,11 @@ from paiju.log.file import dump_lines
 from paiju.log.prose import event_line
 from paiju.log.replay import audit
 from paiju.log.report import describe
+from paiju.practice import PracticeTable
 from paiju.protocol import BotSeated, Event, SeatBot, decode, encode
 from paiju.simulate import random_chooser, table_command
 from paiju.table import TableState
-from paiju.table_life import QUIET
+from paiju.table_life import QUIET, bot_to_record
 from paiju.words import CORE_WORDS, LEVEL_NAMES
 
 SEED = "bot-seats"
@@ -94,3 +95,29 @@ def test_a_log_with_bot_seats_audits_sound_and_plays_as_one_without(players: int
     plain = api.replay(config, without)
     assert plain.totals == state.totals and plain.bots == () and state.bots[0] is None
     assert audit(dump_lines(config, without, table_id="bots")).verdict == "sound"
+
+
+def test_the_next_bot_to_record_is_each_unrecorded_bot_seat_in_turn_then_none() -> None:
+    state, _ = seeding()
+    bots = {2: "expert", 1: "basic"}
+    assert bot_to_record(api.initial_state(state.config), bots) is None  # not committed yet
+    recorded = []
+    while (record := bot_to_record(state, bots)) is not None:
+        recorded.append(record)
+        state, _ = api.apply(state, record)
+    assert recorded == [SeatBot(seat=1, level="basic"), SeatBot(seat=2, level="expert")]
+    assert bot_to_record(state, {}) is None
+    dealt, _ = api.apply(state, table_command(state, SEED))  # type: ignore[arg-type]
+    assert bot_to_record(dealt, {0: "normal"}) is None  # too late: the hand is dealt
+
+
+def test_a_practice_table_records_its_bots_at_their_level_before_the_deal() -> None:
+    host = PracticeTable.start(
+        "dagong", None, seed=b"practice-bots", now_ms=0, seat=2, level="expert"
+    )
+    types = [e.TYPE for e in host.events]
+    seated = [e for e in host.events if isinstance(e, BotSeated)]
+    assert seated == [BotSeated(seat=s, level="expert") for s in (0, 1, 3)]
+    last_seated = len(types) - 1 - types[::-1].index("bot_seated")
+    assert last_seated < types.index("dealt")
+    assert api.view(host.state, 2)["bots"] == ["expert", "expert", None, "expert"]

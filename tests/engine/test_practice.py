@@ -8,6 +8,7 @@ rebuilt from its log mid-match goes on exactly as the first would have."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -199,8 +200,10 @@ def test_a_bot_chooses_from_its_own_view_alone(monkeypatch: pytest.MonkeyPatch) 
         seen.append((state, seat))
         return bots.choose(state, seat)
 
-    monkeypatch.setitem(levels.LEVELS, "spy", levels.Level("spy", "探", "Spy", spy))
-    host = start("dabei", None, level="spy")
+    # 普通 watched as it chooses (a level of the log's words: the log records the bots' level)
+    watched = dataclasses.replace(levels.LEVELS["normal"], choose=spy)
+    monkeypatch.setitem(levels.LEVELS, "normal", watched)
+    host = start("dabei", None, level="normal")
     play(host, bot_person, 0)
     assert seen
     for state, seat in seen:
@@ -465,8 +468,14 @@ def test_rematch_deals_a_new_match_at_the_same_table_from_a_fresh_seed() -> None
     old = host.log_lines()
     out = host.rematch(b"fresh", now)
     assert [f["type"] for f in out["frames"]] == ["welcome", "state"]
-    assert out["frames"][1]["index"] == 2 and host.state.hand_no == 1
-    assert host.log_lines()[0] == old[0] and host.log_lines()[2] != old[2]  # another deal
+    # the deal committed to, the bot's seat recorded (as a server table's), the deal made
+    assert out["frames"][1]["index"] == 3 and host.state.hand_no == 1
+    assert [e.TYPE for e in host.events[:3]] == ["deal_committed", "bot_seated", "dealt"]
+
+    def dealt(lines: list[str]) -> list[str]:
+        return [line for line in lines[1:] if json.loads(line)["type"] == "dealt"]
+
+    assert host.log_lines()[0] == old[0] and dealt(host.log_lines())[0] != dealt(old)[0]
     assert host.entry()["status"] == "playing" and host.hands()["hands"] == []
     play(host, bot_person, now)
     assert audit(host.log_lines()).verdict == "sound"

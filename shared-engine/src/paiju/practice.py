@@ -71,7 +71,7 @@ from paiju.protocol import (
 )
 from paiju.simulate import hand_seed, table_command
 from paiju.table import Config, TableState
-from paiju.table_life import QUIET
+from paiju.table_life import QUIET, bot_to_record
 
 Seed = bytes | bytearray | memoryview | str
 MAX_EVENTS = 25_000  # events a log may hold (the table service's max_events)
@@ -341,13 +341,19 @@ class PracticeTable:
         """The bot's move for ``seat`` at its level (``bot_move``)."""
         return bot_move(self.state, seat, self.level)
 
+    def _next_step(self) -> Command | None:
+        """The table's next own step: a bot seat's level recorded before the first deal (as a
+        server table records its bots'), else ``simulate.table_command``'s."""
+        bots = {seat: self.level for seat in range(self.config.players) if seat != self.seat}
+        return bot_to_record(self.state, bots) or table_command(self.state, self.secret)
+
     def _steps(self, now_ms: int) -> list[Frame]:
         """The table's own steps (commit, deal, reveal: ``simulate.table_command``) until a seat
         is to act, the deal waits for 继续, or the match is over."""
         frames: list[Frame] = []
         while (
             not holds(self.state, self.seat, self.released)
-            and (step := table_command(self.state, self.secret)) is not None
+            and (step := self._next_step()) is not None
         ):
             try:
                 frames += self._append(step, api.decide, now_ms)

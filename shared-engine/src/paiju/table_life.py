@@ -11,6 +11,7 @@ them: the table service sends most of these commands, never a game's rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from paiju.changes import Changes
@@ -166,6 +167,18 @@ def _on_bot_seated(game: Decider[Any], state: TableState, event: BotSeated) -> C
     bots = list(state.bots or (None,) * state.config.players)
     bots[event.seat] = event.level
     return {"bots": tuple(bots)}
+
+
+def bot_to_record(state: TableState, bots: Mapping[int, str]) -> SeatBot | None:
+    """The next bot seat of ``bots`` (seat → level) whose level the log does not hold yet, while
+    the first hand waits for its deal (the table service's steps and a practice table record them
+    then, as they add the seats' seeds); None: nothing to record now."""
+    if state.phase != "seeding" or state.hand_no != 1:
+        return None
+    for seat, level in sorted(bots.items()):
+        if not state.bots or state.bots[seat] is None:
+            return SeatBot(seat=seat, level=level)
+    return None
 
 
 def _decide_abandon(game: Decider[Any], state: TableState, command: Abandon) -> list[Event]:

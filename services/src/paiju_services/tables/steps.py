@@ -21,8 +21,9 @@ import logging
 from typing import TYPE_CHECKING
 
 from paiju.errors import RuleError
-from paiju.protocol import AddSeed, Command, SeatBot
+from paiju.protocol import AddSeed, Command
 from paiju.simulate import table_command
+from paiju.table_life import bot_to_record
 from paiju_services.errors import ServiceError
 from paiju_services.logs import log
 from paiju_services.store import StoreError
@@ -62,10 +63,14 @@ class TableSteps:
         state = table.state
         if state.phase == "seeding" and seats is not None:
             if state.hand_no == 1:  # the bots' levels and the seats' seeds, from their joins
+                bots = {
+                    i: seat.level
+                    for i, seat in enumerate(seats)
+                    if seat.kind == "bot" and seat.level is not None
+                }
+                if (record := bot_to_record(state, bots)) is not None:
+                    return f"botseat.{record.seat}", record
                 for i, seat in enumerate(seats):
-                    recorded = state.bots[i] if state.bots else None
-                    if seat.kind == "bot" and seat.level is not None and recorded is None:
-                        return f"botseat.{i}", SeatBot(seat=i, level=seat.level)
                     if seat.seed is not None and state.player_seeds[i] is None:
                         return f"seed.{i}", AddSeed(seat=i, seed=seat.seed)
             if not seats_ready(seats):
