@@ -63,9 +63,9 @@ def seat_state(state: TableState, seat: int) -> TableState:
 def test_an_expert_decision_is_legal_repeatable_and_within_its_budget(game_id: str) -> None:
     game: Any = get_game(game_id)
     budget = search.budget_for(game_id)
-    limit = budget.steps_for(game_id)
     phases = set()
     for state, seat in points(game_id):
+        limit = budget.steps_for(game_id, state.phase)  # more outside play (``words``)
         mine = seat_state(state, seat)
         found = search.search(mine, seat, budget)
         assert found.move in game.legal_moves(state, seat)  # legal at the true table
@@ -80,6 +80,7 @@ def test_an_expert_decision_is_legal_repeatable_and_within_its_budget(game_id: s
 
 def test_a_scaled_budget_plays_out_that_share_of_the_steps() -> None:
     game_id = "guanpai"
+    assert search.Budget().steps_for(game_id, "declare") == 4 * search.STEPS[game_id]
     assert search.Budget(scale=0.5).steps_for(game_id) == search.STEPS[game_id] // 2
     assert search.Budget(steps=10, scale=0.01).steps_for(game_id) == 1  # never none
     assert search.scaled(1.0) is search.choose
