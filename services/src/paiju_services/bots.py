@@ -372,13 +372,14 @@ class BotService:
         self.gate.succeeded()
         self.moves += 1
         metrics.BOT_MOVES.labels("duplicate" if done.duplicate else "accepted").inc()
-        log(
+        log(  # every move: DEBUG (the metric paiju_bot_moves counts them)
             logger,
             "bot moved",
+            logging.DEBUG,
             table=table_id,
             seat=seat,
             type=command.TYPE,
-            bot_level=level,
+            bot_level=level.id,
             choice_ms=choice_ms,
             version=turn.version,
             duplicate=done.duplicate,
