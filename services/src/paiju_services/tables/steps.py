@@ -69,10 +69,10 @@ class TableSteps:
                     if seat.kind == "bot" and seat.level is not None
                 }
                 if (record := bot_to_record(state, bots)) is not None:
-                    return f"botseat.{record.seat}", record
+                    return f"table.{record.TYPE}.{record.seat}", record
                 for i, seat in enumerate(seats):
                     if seat.seed is not None and state.player_seeds[i] is None:
-                        return f"seed.{i}", AddSeed(seat=i, seed=seat.seed)
+                        return f"table.add_seed.{i}", AddSeed(seat=i, seed=seat.seed)
             if not seats_ready(seats):
                 return None  # the deal waits for every seat to be taken
         if self.clock.holds(table_id, state):
