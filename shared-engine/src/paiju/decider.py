@@ -185,6 +185,14 @@ class Decider(Generic[S]):
         on the hand (trumps declared in it); None: the game's fixed order (``single_strength``)."""
         return None
 
+    def bot_finish(self, state: S) -> tuple[S, HandEnded, int] | None:
+        """The hand played to its end from the full ``state`` by the 普通 bot for every seat, on a
+        fast path of the game's own (for the 高手's play-outs, ``paiju.search.rollout``): the state
+        the hand ends in, its ``hand_ended`` and the moves played; the game must play exactly as
+        ``bot_choice`` does. None: no fast path here (the default: the engine plays it move by
+        move)."""
+        return None
+
     def bot_choice(self, state: S, seat: int, moves: list[Command]) -> Command:
         """A bot's move among ``moves`` (the seat's legal moves, never empty). Outside the play
         of cards (an auction, a call) games list the cautious word first and the strongest call

@@ -34,7 +34,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from paiju import results
-from paiju.games import dabang_playout
 from paiju.protocol import Command, HandEnded, Pass, Play
 from paiju.registry import get_game
 from paiju.results import LevelsAndBlood
@@ -55,17 +54,7 @@ DEFAULT_STEPS = 1000
 ROLLOUT_LIMIT = 3000  # moves of one play-out at most: a hand that runs longer scores nothing
 
 
-def _dabang_tricks(game: Any, state: Any) -> tuple[TableState, int]:
-    end, moves = dabang_playout.play_out(state, game.rules_of(state))
-    return end, moves
-
-
-# a game's fast play-out of its tricks, for the play-outs' phase ``play``: a full state → the state
-# the tricks end in (``game.score`` of it is the hand's end) and the moves played, each as the
-# 普通 bot plays it; and how many of its moves cost about one move of the engine (``FAST_MOVES``)
-FAST_PLAYOUTS: dict[str, Callable[[TableGame[Any], Any], tuple[TableState, int]]] = {
-    "dabang": _dabang_tricks,
-}
+# moves of a game's fast play-out (``Decider.bot_finish``) that cost about one move of the engine
 FAST_MOVES = 10
 
 
@@ -171,15 +160,13 @@ def rollout(game: TableGame[Any], state: TableState, seat: int, move: Command) -
     """Play ``move`` on a full state, then the hand to its end by the 普通 bot for every seat:
     the seat's score and the moves played (a hand that stops otherwise scores 0)."""
     state, events = game.apply(state, move)
-    fast = FAST_PLAYOUTS.get(state.config.game)
     for steps in range(1, ROLLOUT_LIMIT):
         for event in events:
             if isinstance(event, HandEnded):
                 return seat_score(game, state, event, seat), steps
-        if fast is not None and state.phase == "play":
-            end, played = fast(game, state)
-            score: Any = getattr(game, "score")  # noqa: B009 (a trick game's end of the hand)
-            return seat_score(game, end, score(end), seat), steps + -(-played // FAST_MOVES)
+        if (finished := game.bot_finish(state)) is not None:
+            end, ended, played = finished
+            return seat_score(game, end, ended, seat), steps + -(-played // FAST_MOVES)
         mover = game.to_move(state)
         if mover is None:
             return 0.0, steps

@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from paiju.cards import SMALL_JOKER, SUITS, Hand, build_deck, card_codes, parse_cards, remove_cards
+from paiju.games import dabang_playout
 from paiju.games.dabang_bots import bot_word_or_burial, burials
 from paiju.games.dabang_cards import FIRST_LEVEL, KITTY, POINTS, level_rank
 from paiju.games.dabang_declaring import joker_grabs
@@ -251,6 +252,14 @@ class Dabang(TrickGame[DabangState]):
 
     def outcome(self, state: DabangState) -> Outcome:
         return outcome(state)
+
+    def bot_finish(self, state: DabangState) -> tuple[DabangState, HandEnded, int] | None:
+        """The hand's tricks played out by the 普通 bot's rules on counts of cards
+        (``dabang_playout``), a few microseconds a move: in phase ``play`` only."""
+        if state.phase != "play":
+            return None
+        end, moves = dabang_playout.play_out(state, self.rules_of(state))
+        return end, self.score(end), moves
 
     def score(self, state: DabangState) -> HandEnded:
         return hand_ended(state)
