@@ -185,6 +185,13 @@ class Decider(Generic[S]):
         on the hand (trumps declared in it); None: the game's fixed order (``single_strength``)."""
         return None
 
+    def points_played(self, state: S) -> tuple[Mapping[int, int], int] | None:
+        """In a game that counts points, what its views tell of the cards played this hand: the
+        points of each rank, and the points among all the cards played so far (each seat's points
+        taken and the trick on the table), for the 高手's sampler (``paiju.sampling``). None: the
+        game counts none, or its views do not tell (the default)."""
+        return None
+
     def bot_finish(self, state: S) -> tuple[S, HandEnded, int] | None:
         """The hand played to its end from the full ``state`` by the 普通 bot for every seat, on a
         fast path of the game's own (for the 高手's play-outs, ``paiju.search.rollout``): the state

@@ -17,7 +17,7 @@ the hands, ``rest`` (what the deal left undealt: 打棒's kitty) and ``discards`
   never in a public member's hand (板子炮's dealer calls a card he does not hold);
 - voids, in a game with following suit (打棒, ``paiju.tricks``): a seat that followed the trick on
   the table with fewer cards of the led suit than it was led with holds none of that suit now;
-- the points among the cards played before (``PLAYED_POINTS``): 打棒's and 打拱's views show the
+- the points among the cards played before (the game's ``points_played``): 打棒's and 打拱's views show the
   points each seat took and those on the table, so the unseen played cards hold exactly the
   points those tell, and the hidden hands the rest (without it, the played pile is dealt the
   pool's average and the hands guess wrong what is left to take: a hand's outcome).
@@ -37,12 +37,11 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from paiju.cards import Card, Hand
-from paiju.games import dabang_cards, dagong_combos
 from paiju.registry import get_game
 from paiju.table import TableGame, TableState
 from paiju.trick_rules import lead_of
@@ -55,32 +54,11 @@ REST_SHOWN = {"dabang": "buried"}
 MARKS_UNKNOWN = frozenset({"banzipao"})
 
 
-def _dabang_played(state: Any) -> int:
-    """打棒: every trick taken is counted in ``points_won``; the trick on the table is not yet."""
-    taken: int = sum(state.points_won)
-    return taken + _points(_cards(state.actions), dabang_cards.POINTS)
-
-
-def _dagong_played(state: Any) -> int:
-    """打拱: every round taken is counted in ``points``, the round on the table in
-    ``trick_points``."""
-    taken: int = sum(state.points)
-    return taken + int(state.trick_points)
-
-
-# games whose view tells the points of every card played this hand (each seat's points taken and
-# the trick on the table): the point values of a rank, and those points from the rebuilt state
-PLAYED_POINTS: dict[str, tuple[dict[int, int], Any]] = {
-    "dabang": (dabang_cards.POINTS, _dabang_played),
-    "dagong": (dagong_combos.POINTS, _dagong_played),
-}
-
-
-def _value(card: Card, values: dict[int, int]) -> int:
+def _value(card: Card, values: Mapping[int, int]) -> int:
     return values.get(card >> 2, 0) if card < 52 else 0
 
 
-def _points(cards: Iterable[Card], values: dict[int, int]) -> int:
+def _points(cards: Iterable[Card], values: Mapping[int, int]) -> int:
     return sum(_value(c, values) for c in cards)
 
 
@@ -112,7 +90,7 @@ class Knowledge:
     suit_of: tuple[int, ...] = ()
     barred: tuple[frozenset[Card], ...] = ()
     hidden_points: int | None = None
-    values: dict[int, int] | None = None
+    values: Mapping[int, int] | None = None
 
     @property
     def unknown_played(self) -> int:
@@ -204,11 +182,11 @@ def knowledge(state: TableState, seat: int) -> Knowledge:
         rest = tuple(sorted(kitty))  # a kitty turned up for all to see
     unknown = pack - Counter(own) - Counter(seen) - Counter(rest or ())
     voids, suit_of = _voids(game, state)
-    counted = PLAYED_POINTS.get(state.config.game)
+    counted = game.points_played(state) if state.phase == "play" else None
     hidden_points, values = None, None
-    if counted is not None and state.phase == "play":
-        values = counted[0]
-        hidden_points = counted[1](state) - _points(seen, values)
+    if counted is not None:
+        values, played_points = counted
+        hidden_points = played_points - _points(seen, values)
     return Knowledge(
         seat=seat,
         own=own,
@@ -288,7 +266,7 @@ def deal_unknown(
 
 
 def _played(
-    order: list[Card], size: int, points: int, values: dict[int, int]
+    order: list[Card], size: int, points: int, values: Mapping[int, int]
 ) -> tuple[list[Card], list[Card]]:
     """``size`` cards of ``order`` (shuffled) for the played pile that hold ``points`` points:
     point cards taken in order while they fit, then cards without points; the rest of ``order``.

@@ -253,6 +253,11 @@ class Dabang(TrickGame[DabangState]):
     def outcome(self, state: DabangState) -> Outcome:
         return outcome(state)
 
+    def points_played(self, state: DabangState) -> tuple[Mapping[int, int], int]:
+        """Every trick taken is counted in ``points_won``; the trick on the table not yet."""
+        on_table = sum(POINTS.get(c >> 2, 0) for cards in state.actions if cards for c in cards)
+        return POINTS, sum(state.points_won) + on_table
+
     def bot_finish(self, state: DabangState) -> tuple[DabangState, HandEnded, int] | None:
         """The hand's tricks played out by the 普通 bot's rules on counts of cards
         (``dabang_playout``), a few microseconds a move: in phase ``play`` only."""

@@ -44,7 +44,17 @@ from paiju.table import Changes, Config, GameInfo
 
 from .dagong_calling import HAND_SIZE, PLAYERS, bombs_dealt, called_card, first_dealer
 from .dagong_catalogue import INFO, OPTION_LABELS, OPTIONS_BEFORE, WORDS, DagongOptions
-from .dagong_combos import BOMBS, MAX_CARDS, Fans, beats, fan_table, generate, readings, rung
+from .dagong_combos import (
+    BOMBS,
+    MAX_CARDS,
+    POINTS,
+    Fans,
+    beats,
+    fan_table,
+    generate,
+    readings,
+    rung,
+)
 from .dagong_scoring import FinishedHand, hand_ended, played_fan, points_of, xiqian_of
 
 GONG_SIZES = MAX_CARDS - 8 + 1  # the 番 table: a 拱拢 of 8 … 27 cards
@@ -103,6 +113,11 @@ class Dagong(ClimbingGame[DagongState]):
     def fans(self, config: Config[Any]) -> Fans:
         options = config.options
         return _fans(tuple(options.gonglong_fan), options.gonglong_tie == "more_cards")
+
+    def points_played(self, state: DagongState) -> tuple[Mapping[int, int], int]:
+        """Every round taken is counted in ``points``, the round on the table in
+        ``trick_points``."""
+        return POINTS, sum(state.points) + state.trick_points
 
     def _dealer_before_deal(self, state: DagongState) -> int | None:
         """After the first hand: "其后则以上局的一游玩家为庄家"."""
