@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import System, cpu_seconds, processes_of
+from load_system import System, cpu_seconds, processes_of
 
 # what a seat decides (the events that are a move), as opposed to the table's own steps and the
 # 托管 markers the in-process way adds

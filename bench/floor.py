@@ -42,9 +42,10 @@ import uvloop
 from litestar import Litestar, WebSocket, websocket
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import cpu_seconds, free_port  # a sibling module
+from load_system import cpu_seconds  # a sibling module
 
 from paiju_services.launcher import nats_binary
+from paiju_services.ports import free_port
 
 SEATS = 3  # the load tool's game, 关牌 boke, seats three
 AUDIENCE_BYTES = 600  # the median sealed seat view of 关牌 boke in play; a message holds four
