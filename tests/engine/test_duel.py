@@ -6,6 +6,7 @@ its own seat's view, never from the table's state."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -216,3 +217,44 @@ def test_every_bot_decides_from_its_own_view(monkeypatch: pytest.MonkeyPatch) ->
         state, _ = game.apply(state, command)
     seat = game.to_move(state)
     assert seat is not None and not own_view_only(state, seat)  # the check sees the real cards
+
+
+def test_a_game_whose_later_hands_differ_plays_every_other_deal_as_a_second_hand() -> None:
+    """打棒's later hands declare with level cards and overcall (issue 30): its odd deals are a
+    match's second hand, after a first hand the field plays at every seat, and every rotation
+    starts from that same table; the other games play first hands only."""
+    config = duel.duel_config("dabang")
+    assert [duel.second_hand(config, n) for n in range(4)] == [False, True, False, True]
+    others = ("guanpai", "dabei", "tiaoshu", "banzipao", "dagong")
+    assert not any(duel.second_hand(duel.duel_config(game), 1) for game in others)
+
+    start = duel.opening(duel.duel_config("dabang", hands=2), "duel:later:1", "basic")
+    assert start is not None and start.hand_no == 1 and start.phase != "over"
+    rotation, _, _ = duel.play_deal(config, "later", 1, "normal", "basic", "one")
+    assert len(rotation) == 4 and len({seating.dealt for seating in rotation}) == 1
+    first, _, _ = duel.play_seating(config, "duel:later:1", (0,), "basic", "basic")
+    assert rotation[0].dealt != first.dealt  # the second hand's cards, not the first's
+
+
+def test_dabang_reports_its_declarations_by_kind_and_no_pick_as_a_bid() -> None:
+    """亮主, 反主 (another's show, or his own in another suit), 加固 (his own suit), 扣王 whatever
+    the jokers; a pass and 捡 (a choice of the kitty's equal cards) are no bid."""
+    game: Any = get_game("dabang")
+    state = game.initial_state(duel.duel_config("dabang", hands=2))
+    declare = dataclasses.replace(state, phase="declare", hand_no=2)
+    on_top = dataclasses.replace(declare, declaration="1xS", declarer=0)
+    assert game.bid_kind(declare, 1, "pass") is None
+    assert game.bid_kind(declare, 1, "liang") == "liang"
+    assert game.bid_kind(declare, 1, "1xH") == "declare"
+    assert game.bid_kind(on_top, 1, "2xS") == "overcall"
+    assert game.bid_kind(on_top, 0, "2xH") == "overcall"
+    assert game.bid_kind(on_top, 0, "2xS") == "reinforce"
+    exchange = dataclasses.replace(state, phase="exchange")
+    assert [game.bid_kind(exchange, 1, w) for w in ("pass", "bury1", "bury3")] == [
+        None,
+        "exchange",
+        "exchange",
+    ]
+    assert game.bid_kind(dataclasses.replace(state, phase="pick"), 1, "take4C") is None
+    assert duel.kind_name(game, "overcall", "declare") == ("反主", "Overcalled")
+    assert duel.kind_name(game, "exchange", "exchange") == ("扣王", "Buried jokers")

@@ -138,6 +138,13 @@ class Decider(Generic[S]):
         """The words ``seat`` may say now in the speaking round, the cautious one first."""
         return ()
 
+    def bid_kind(self, state: S, seat: int, word: str) -> str | None:
+        """The kind of bid or declaration ``word``, said by ``seat`` in ``state``, makes, as a duel
+        reports them (``paiju.duel``); None: no bid (the cautious word, listed first). A game whose
+        words carry an amount or a card names their kind instead (打棒: 扣王, whatever the number
+        of jokers); its name is the word's, else the game's ``Words.bid_kinds``."""
+        return None if self.words_now(state, seat)[:1] == (word,) else word
+
     def heard(self, state: S, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         """What a word changes, given the state before it and the order still to speak after the
         speaker (by default the next of them speaks; none left: the round has gone round): a game

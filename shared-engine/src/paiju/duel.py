@@ -7,8 +7,12 @@ hero's level holds one seat and the field's level the others, and the hero moves
 seat by seat; in lineup ``all`` the hero holds every seat but one, and the field's one seat moves
 round. So the hero plays every seat of the same cards, and what a seat's cards are worth cancels
 out of its mean. Each play of a deal is a match of its own, from a fresh table, of one hand (the
-game's ``hands`` option set to 1; a game without it ends after its first hand): a hand that needs
-an earlier one (打棒's blood, its dealer) is played as a match's first hand.
+game's ``hands`` option set to 1; a game without it ends after its first hand). A game whose later
+hands are played by rules its first hand is not (``TableGame.later_hands_differ``: 打棒's 亮主 with
+level cards and its overcalls, the blood owed, the dealer and levels the first hand leaves) plays
+every other deal (the odd ones) as a match's second hand: the deal's first hand is played once by
+the field's level at every seat, and each rotation plays the second hand from where it left the
+table, so every rotation starts from the same state and the luck of the first hand cancels too.
 
 Every seat decides as a bot seat at a table does: its level (``paiju.levels``) chooses on the state
 its own view rebuilds (``client.state_from_view``), never on the table's state. The hero's
@@ -24,10 +28,12 @@ What a duel reports (``summary``):
   written before issue 27);
 - the win rate: the share of the hero's hands with a score above zero (打棒: its side climbed);
 - each kind of bid or declaration the hero made (板子炮's 包, 反包 and 叫牌, 打拱's 明独, 打棒's
-  亮主, 扣王 and 扣底): how many of the hero's hands had one, and the hero's mean score in them. A
-  kind is a word said (``BidMade``; not the cautious word a seat says first, such as 不包) or a
-  game's own event for a seat's choice that is not a play (``CardCalled``, 打棒's ``Buried``),
-  named in the game's words;
+  亮大王, 亮主, 反主, 加固, 扣王 and 扣底): how many of the hero's hands had one, and the hero's
+  mean score in them. A kind is a word said (``BidMade``), as the game counts it
+  (``Decider.bid_kind``: not the cautious word a seat says first, such as 不包; 打棒's 扣王
+  whatever the number of jokers, and not its 捡, a choice of kitty cards), or a game's own event
+  for a seat's choice that is not a play (``CardCalled``, 打棒's ``Buried``), named in the game's
+  words;
 - the hero's decision times, p50, p95 and max in milliseconds (the Python running the duel).
 
 The same seed gives the same duel, times apart: the deals follow from the seed and the levels are
@@ -98,17 +104,42 @@ def counts_hands(config: Config[Any]) -> bool:
     return "hands" in {f.name for f in fields(config.options)}
 
 
-def duel_config(game: str, variant: str | None = None) -> Config[Any]:
-    """The config a duel plays ``game`` by: the variant's, with one hand a match where the game
-    counts hands.
+def duel_config(game: str, variant: str | None = None, hands: int = 1) -> Config[Any]:
+    """The config a duel plays ``game`` by: the variant's, with ``hands`` hands a match where the
+    game counts hands.
 
     Raises:
         ValueError: unknown game (``RuleError`` ``unknown_game``) or variant.
     """
     config = api.make_config(game, variant)
     if counts_hands(config):
-        config = api.make_config(game, config.variant, options={"hands": 1})
+        config = api.make_config(game, config.variant, options={"hands": hands})
     return config
+
+
+def second_hand(config: Config[Any], n: int) -> bool:
+    """Whether deal ``n`` is played as a match's second hand (an odd deal of a game whose later
+    hands differ from its first, ``TableGame.later_hands_differ``)."""
+    game: TableGame[Any] = get_game(config.game)
+    return game.later_hands_differ and counts_hands(config) and n % 2 == 1
+
+
+def opening(config: Config[Any], base_seed: str, field: str) -> TableState | None:
+    """The table after the first hand of the deal of ``base_seed`` (``config`` of two hands a
+    match), played by ``field``'s level at every seat; None if that hand ended the match."""
+    game: TableGame[Any] = get_game(config.game)
+    state = game.initial_state(config)
+    for _ in range(MAX_STEPS):
+        command = table_command(state, base_seed)
+        if command is None:
+            seat = game.to_move(state)
+            assert seat is not None, f"nobody to move in phase {state.phase}"
+            mine = state_from_view(config, api.view(state, seat))
+            command = levels.choose(mine, seat, field)
+        state, events = game.apply(state, command)
+        if any(isinstance(e, HandEnded) for e in events):
+            return None if state.phase == "over" else state
+    raise RuntimeError(f"the first hand of {base_seed!r} did not end in {MAX_STEPS} commands")
 
 
 def seatings(players: int, lineup: str) -> list[tuple[int, ...]]:
@@ -128,14 +159,17 @@ def kind_of(game: TableGame[Any], state: TableState, seat: int, event: Event) ->
     if event.TYPE in ROUTINE or getattr(event, "seat", None) != seat:
         return None
     if isinstance(event, BidMade):
-        return None if game.words_now(state, seat)[:1] == (event.bid,) else event.bid
+        return game.bid_kind(state, seat, event.bid)
     return event.TYPE
 
 
 def kind_name(game: TableGame[Any], kind: str, phase: str) -> Text:
-    """A kind by the game's words: a word as its control names it, an event by its phase."""
+    """A kind by the game's words: a word as its control names it, a kind of words by its name
+    (``Words.bid_kinds``), an event by its phase."""
     said = game.words.said("bid", kind, phase=phase)
-    return said if said is not None else game.phase_name(phase)
+    if said is not None:
+        return said
+    return game.words.bid_kinds.get(kind) or game.phase_name(phase)
 
 
 def play_seating(
@@ -145,11 +179,13 @@ def play_seating(
     hero: str,
     field: str,
     clock: Callable[[], float] = time.perf_counter,
+    opened: TableState | None = None,
 ) -> tuple[Seating, list[float], dict[str, Text]]:
-    """One play of the deal of ``base_seed``, the hero's level in ``heroes``: the seating, the
-    hero's decision times and the names of the kinds declared."""
+    """One play of the deal of ``base_seed``, the hero's level in ``heroes``, from a fresh table
+    or from the table ``opened`` (``opening``): the seating, the hero's decision times and the names of the
+    kinds declared."""
     game: TableGame[Any] = get_game(config.game)
-    state = game.initial_state(config)
+    state = game.initial_state(config) if opened is None else opened
     one_hand = not counts_hands(config)  # no ``hands`` option: the first hand ends the play
     dealt: tuple[Hand, ...] = ()
     scores = [0] * config.players
@@ -195,12 +231,19 @@ def play_deal(
     lineup: str,
     clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[tuple[Seating, ...], list[float], dict[str, Text]]:
-    """Deal ``n`` of a duel of ``seed``, played once per rotation of the seats: its seatings, the
-    hero's decision times and the names of the kinds declared."""
+    """Deal ``n`` of a duel of ``seed``, played once per rotation of the seats (as a match's
+    first hand, or its second, ``second_hand``): its seatings, the hero's decision times and the
+    names of the kinds declared."""
     base_seed = f"duel:{seed}:{n}"
+    opened = None
+    if second_hand(config, n):
+        config = duel_config(config.game, config.variant, hands=2)
+        opened = opening(config, base_seed, field)  # None: the first hand ended the match
+        if opened is None:
+            config = duel_config(config.game, config.variant)
     rotation, decisions, kinds = [], [], {}
     for heroes in seatings(config.players, lineup):
-        seating, times, names = play_seating(config, base_seed, heroes, hero, field, clock)
+        seating, times, names = play_seating(config, base_seed, heroes, hero, field, clock, opened)
         rotation.append(seating)
         decisions += times
         kinds.update(names)

@@ -59,6 +59,10 @@ class TableGame(Decider[S]):
     options_before: ClassVar[Mapping[str, Any]] = {}
     # the record a hand of the game ends with (paiju.results): payments, unless the game says
     result_type: ClassVar[ResultType] = Payments
+    # whether a match's later hands are played by rules its first is not (打棒: 亮主 with level
+    # cards and overcalls, blood owed): a duel (paiju.duel) then plays every other deal as a
+    # match's second hand
+    later_hands_differ: ClassVar[bool] = False
 
     def __init__(self) -> None:
         super().__init__()

@@ -103,6 +103,7 @@ class Words:
         groups: view key holding ``{member: seats or flag}`` shown under the score sheet → each
             member's name (a list of seats is named with its seats, a true flag by its name).
         hidden: view key not to show → why.
+        bid_kinds: a kind of bid that is no word (``Decider.bid_kind``: 打棒's 反主) → its name.
     """
 
     phases: Mapping[str, Text] = field(default_factory=dict)
@@ -132,6 +133,7 @@ class Words:
     lines: Mapping[str, Text] = field(default_factory=dict)
     groups: Mapping[str, Mapping[str, Text]] = field(default_factory=dict)
     hidden: Mapping[str, str] = field(default_factory=dict)
+    bid_kinds: Mapping[str, Text] = field(default_factory=dict)
 
     def said(
         self,

@@ -41,8 +41,9 @@ from paiju.cards import SMALL_JOKER, SUITS, Hand, build_deck, card_codes, parse_
 from paiju.games import dabang_playout
 from paiju.games.dabang_bots import bot_word_or_burial, burials
 from paiju.games.dabang_cards import FIRST_LEVEL, KITTY, POINTS, level_rank
-from paiju.games.dabang_declaring import joker_grabs
+from paiju.games.dabang_declaring import PASS, joker_grabs
 from paiju.games.dabang_declaring_round import (
+    declaration_kind,
     declaring_word_heard,
     declaring_words,
     flip,
@@ -109,6 +110,7 @@ class Dabang(TrickGame[DabangState]):
     options_before = OPTIONS_BEFORE
     words = WORDS
     result_type = LevelsAndBlood
+    later_hands_differ = True  # 亮主 with level cards and overcalls from the second hand
     follow_rules = RULES["pairs_first"]
     point_values = POINTS
 
@@ -211,6 +213,15 @@ class Dabang(TrickGame[DabangState]):
         if state.phase in ("exchange", "pick"):
             return exchange_words(state, seat)
         return declaring_words(state, seat)
+
+    def bid_kind(self, state: DabangState, seat: int, word: str) -> str | None:
+        """扣王 whatever the number of jokers; 捡 (which of the kitty's equal lowest cards to take
+        back) is a choice of cards, no bid; a declaration by its kind (``declaration_kind``)."""
+        if state.phase == "exchange":
+            return None if word == PASS else "exchange"
+        if state.phase == "pick":
+            return None
+        return declaration_kind(state, seat, word)
 
     def heard(self, state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
         if state.phase in ("exchange", "pick"):

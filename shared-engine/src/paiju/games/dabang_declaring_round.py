@@ -51,6 +51,20 @@ def declaring_words(state: DabangState, seat: int) -> tuple[str, ...]:
     return (PASS, *found)
 
 
+def declaration_kind(state: DabangState, seat: int, word: str) -> str | None:
+    """The kind of declaration ``word`` is, as a duel reports it: 亮大王 (``liang``), the hand's
+    first show (``declare``, 亮主), a show over the one on top (``overcall``, 反主: another's, or
+    the declarer's own in another suit, "亮牌后自己和其他人都可以反"), more of the declarer's own
+    suit (``reinforce``, 加固); None: a pass."""
+    if word in (PASS, LIANG):
+        return None if word == PASS else LIANG
+    if state.declaration is None:
+        return "declare"
+    own = state.declarer == seat
+    same_suit = declaration_suit(word) == declaration_suit(state.declaration)
+    return "reinforce" if own and same_suit else "overcall"
+
+
 def declaring_word_heard(state: DabangState, event: BidMade, to_speak: tuple[int, ...]) -> Changes:
     """What a word said in the declaring round changes: the first grab decides; a declaration
     reopens the round to every other seat and the declarer; the last pass fixes the dealer and

@@ -109,6 +109,12 @@ WORDS = merged(
             "exchange": {"bid": {PASS: Said(("不扣王", "Bury none"), ("不扣王", "No jokers"))}}
         },
         auctions={"bids": "bid"},
+        bid_kinds={
+            "declare": ("亮主", "Declared trumps"),
+            "overcall": ("反主", "Overcalled"),
+            "reinforce": ("加固", "Reinforced"),
+            "exchange": ("扣王", "Buried jokers"),
+        },
         help={
             "declare": (
                 "亮主：第一局抢亮大王（亮牌后最先摸到的花色牌定主）；以后亮混牌，两张反单张，"
