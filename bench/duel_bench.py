@@ -114,13 +114,14 @@ def strength_rows(
     if match.hero != "expert":
         return rows
     for bid in report["bids"].values():
-        good = bid["hero_mean"] > 0
+        made = bid["count"] > 0
+        good = made and bid["hero_mean"] > 0
         rows.append(
             row(
                 f"{name}: {who}, hands with {bid['zh']} ({bid['en']}): {bid['count']} "
-                f"({bid['rate']:.1%}), the hero's mean in them",
-                f"{bid['hero_mean']:+.2f}",
-                target=f"> 0 for the bidder {mark(good)}",
+                f"({bid['rate']:.1%}; offered in {bid['offered']}), the hero's mean in them",
+                f"{bid['hero_mean']:+.2f}" if made else "never made",
+                target=f"made, and > 0 for the bidder {mark(good)}",
                 met=good,
             )
         )

@@ -16,7 +16,7 @@ from paiju import api, duel, levels
 from paiju.cli import main
 from paiju.client import state_from_view
 from paiju.console import EXIT_OK, EXIT_UNREADABLE
-from paiju.protocol import Command
+from paiju.protocol import Bid, Command
 from paiju.registry import get_game
 from paiju.simulate import table_command
 from paiju.table import TableState
@@ -77,8 +77,11 @@ def test_the_json_names_every_key_of_the_issue_with_its_type(
     assert 0 <= ms["p50"] <= ms["p95"] <= ms["max"]
     assert report["bids"]  # these deals have a 包 and a 叫牌
     for kind, bid in report["bids"].items():
-        assert isinstance(bid["count"], int) and bid["count"] > 0, kind
-        assert isinstance(bid["hero_mean"], int | float), kind
+        assert isinstance(bid["count"], int) and bid["offered"] >= bid["count"] >= 0, kind
+        if bid["count"]:
+            assert isinstance(bid["hero_mean"], int | float), kind
+        else:
+            assert bid["hero_mean"] is None and bid["offered"] > 0, kind
         assert bid["zh"] and bid["en"] and bid["zh"] != kind  # named in the game's words
     assert "pass" not in report["bids"]  # 不包 is no bid
 
@@ -258,3 +261,49 @@ def test_dabang_reports_its_declarations_by_kind_and_no_pick_as_a_bid() -> None:
     assert game.bid_kind(dataclasses.replace(state, phase="pick"), 1, "take4C") is None
     assert duel.kind_name(game, "overcall", "declare") == ("反主", "Overcalled")
     assert duel.kind_name(game, "exchange", "exchange") == ("扣王", "Buried jokers")
+
+
+def test_a_word_the_hero_could_say_and_never_said_is_reported_as_offered() -> None:
+    """板子炮's 反包 is offered to the 下家 of a 包: a hero who declines every time shows it with
+    no mean, and how often he could have said it."""
+    game: Any = get_game("banzipao")
+    state = game.initial_state(duel.duel_config("banzipao"))
+    while (command := table_command(state, "offered")) is not None:
+        state, _ = game.apply(state, command)
+    bidder = game.to_move(state)
+    state, _ = game.apply(state, Bid(seat=bidder, bid="bao"))
+    answerer = game.to_move(state)
+    assert duel.words_offered(game, state, answerer) == ["fanbao"]
+    seating = duel.Seating(
+        heroes=(answerer,),
+        dealt=(),
+        scores=tuple(-3 if s == answerer else 0 for s in range(4)),
+        declared=((bidder, "bao"),),
+        offered=((answerer, "fanbao"),),
+    )
+    result = duel.Duel(
+        duel.duel_config("banzipao"),
+        "expert",
+        "normal",
+        "one",
+        "offered",
+        ((seating, seating),),
+        (),
+        {"fanbao": ("反包", "Counter")},
+    )
+    bids = duel.summary(result)["bids"]
+    assert bids == {
+        "fanbao": {
+            "count": 0,
+            "offered": 2,
+            "rate": 0.0,
+            "hero_mean": None,
+            "zh": "反包",
+            "en": "Counter",
+        }
+    }
+    lines = list(duel.report_lines(duel.summary(result)))
+    assert (
+        "  反包：主角有 2 手可以叫，一手也没叫",
+        "  Counter: offered in 2 of the hero's hands, never made",
+    ) in lines

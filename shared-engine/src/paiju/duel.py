@@ -57,7 +57,7 @@ from paiju.cards import Hand
 from paiju.client import state_from_view
 from paiju.console import EXIT_OK, EXIT_UNREADABLE, say
 from paiju.errors import RuleError
-from paiju.protocol import BidMade, Dealt, Event, HandEnded, Passed, Played, TrickWon
+from paiju.protocol import Bid, BidMade, Dealt, Event, HandEnded, Passed, Played, TrickWon
 from paiju.registry import get_game
 from paiju.results import seat_score
 from paiju.simulate import table_command
@@ -75,13 +75,15 @@ ROUTINE = frozenset({Played.TYPE, Passed.TYPE, TrickWon.TYPE})
 @dataclass(frozen=True, slots=True)
 class Seating:
     """One play of a deal: the seats the hero's level held, the cards as first dealt (the same in
-    every seating of a deal), each seat's score and the kinds of bid or declaration each seat made
-    (seat, kind), in the order made."""
+    every seating of a deal), each seat's score, the kinds of bid or declaration each seat made
+    (seat, kind), in the order made, and the kinds of word a hero seat could say when it spoke
+    (seat, kind), whether it said them or not."""
 
     heroes: tuple[int, ...]
     dealt: tuple[Hand, ...]
     scores: tuple[int, ...]
     declared: tuple[tuple[int, str], ...]
+    offered: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,13 @@ def kind_of(game: TableGame[Any], state: TableState, seat: int, event: Event) ->
     return event.TYPE
 
 
+def words_offered(game: TableGame[Any], state: TableState, seat: int) -> list[str]:
+    """The kinds of bid or declaration ``seat`` may say now (``Decider.bid_kind`` of its legal
+    words)."""
+    words = (m.bid for m in game.legal_moves(state, seat) if isinstance(m, Bid))
+    return [k for k in dict.fromkeys(game.bid_kind(state, seat, w) for w in words) if k]
+
+
 def kind_name(game: TableGame[Any], kind: str, phase: str) -> Text:
     """A kind by the game's words: a word as its control names it, a kind of words by its name
     (``Words.bid_kinds``), an event by its phase."""
@@ -182,14 +191,15 @@ def play_seating(
     opened: TableState | None = None,
 ) -> tuple[Seating, list[float], dict[str, Text]]:
     """One play of the deal of ``base_seed``, the hero's level in ``heroes``, from a fresh table
-    or from the table ``opened`` (``opening``): the seating, the hero's decision times and the names of the
-    kinds declared."""
+    or from the table ``opened`` (``opening``): the seating, the hero's decision times and the
+    names of the kinds declared or offered."""
     game: TableGame[Any] = get_game(config.game)
     state = game.initial_state(config) if opened is None else opened
     one_hand = not counts_hands(config)  # no ``hands`` option: the first hand ends the play
     dealt: tuple[Hand, ...] = ()
     scores = [0] * config.players
     declared: list[tuple[int, str]] = []
+    offered: dict[tuple[int, str], None] = {}
     times: list[float] = []
     names: dict[str, Text] = {}
     for _ in range(MAX_STEPS):
@@ -204,6 +214,9 @@ def play_seating(
             command = levels.choose(mine, seat, hero if seat in heroes else field)
             if seat in heroes:
                 times.append(clock() - start)
+                for word_kind in words_offered(game, state, seat):
+                    offered[seat, word_kind] = None
+                    names.setdefault(word_kind, kind_name(game, word_kind, state.phase))
         before = state
         state, events = game.apply(state, command)
         dealt = dealt or next((e.hands for e in events if isinstance(e, Dealt)), ())
@@ -219,7 +232,8 @@ def play_seating(
             break
     else:
         raise RuntimeError(f"a play of {base_seed!r} did not end in {MAX_STEPS} commands")
-    return Seating(heroes, dealt, tuple(scores), tuple(declared)), times, names
+    seating = Seating(heroes, dealt, tuple(scores), tuple(declared), tuple(offered))
+    return seating, times, names
 
 
 def play_deal(
@@ -330,9 +344,13 @@ def summary(result: Duel) -> dict[str, Any]:
     ``field``, ``hands`` — the deals —, ``hero_mean``, ``ci95``, ``win_rate``, ``bids``,
     ``decision_ms``) and more: ``field_mean`` and its ``field_ci95``, ``lineup``, ``seed``,
     ``players``, ``hero_hands`` (hands the hero's level played, seat by seat), ``decisions``
-    (the hero's, timed). A bid's ``rate`` is the share of the hero's hands with one."""
+    (the hero's, timed). A bid's ``rate`` is the share of the hero's hands with one, ``offered``
+    the hero's hands in which he could say it (made or not; a kind the game records by an event,
+    such as a card called, counts the hands it was made in), and its ``hero_mean`` None where it
+    was offered and never made."""
     hero_means, field_means, hero_scores = [], [], []
     bids: dict[str, list[int]] = {}
+    offers: dict[str, int] = {}
     for rotation in result.deals:
         mine: list[int] = []
         theirs: list[int] = []
@@ -342,8 +360,12 @@ def summary(result: Duel) -> dict[str, Any]:
                     theirs.append(score)
                     continue
                 mine.append(score)
-                for kind in dict.fromkeys(k for s, k in seating.declared if s == seat):
+                made = dict.fromkeys(k for s, k in seating.declared if s == seat)
+                for kind in made:
                     bids.setdefault(kind, []).append(score)
+                for kind in made | dict.fromkeys(k for s, k in seating.offered if s == seat):
+                    offers[kind] = offers.get(kind, 0) + 1
+                    bids.setdefault(kind, [])
         hero_means.append(statistics.fmean(mine))
         field_means.append(statistics.fmean(theirs))
         hero_scores += mine
@@ -367,8 +389,9 @@ def summary(result: Duel) -> dict[str, Any]:
         "bids": {
             kind: {
                 "count": len(scores),
+                "offered": offers[kind],
                 "rate": round(len(scores) / len(hero_scores), 4),
-                "hero_mean": round(statistics.fmean(scores), 4),
+                "hero_mean": round(statistics.fmean(scores), 4) if scores else None,
                 "zh": result.kinds[kind][0],
                 "en": result.kinds[kind][1],
             }
@@ -418,13 +441,21 @@ def report_lines(report: dict[str, Any]) -> Iterable[Text]:
         f"  主角胜率 {win}（{report['hero_hands']} 手）",
         f"  hero wins {win} of {report['hero_hands']} hands",
     )
-    if not report["bids"]:
+    if not any(bid["count"] for bid in report["bids"].values()):
         yield "  主角没有叫牌或声明", "  the hero made no bid or declaration"
     for bid in report["bids"].values():
+        if not bid["count"]:
+            yield (
+                f"  {bid['zh']}：主角有 {bid['offered']} 手可以叫，一手也没叫",
+                f"  {bid['en']}: offered in {bid['offered']} of the hero's hands, never made",
+            )
+            continue
         rate, mean = f"{bid['rate']:.1%}", _signed(bid["hero_mean"])
         yield (
-            f"  {bid['zh']}：{bid['count']} 手（{rate}），主角这些手平均 {mean}",
-            f"  {bid['en']}: {bid['count']} hands ({rate}), the hero's mean in them {mean}",
+            f"  {bid['zh']}：{bid['count']} 手（{rate}；可以叫的 {bid['offered']} 手），"
+            f"主角这些手平均 {mean}",
+            f"  {bid['en']}: {bid['count']} hands ({rate}; offered in {bid['offered']}), the "
+            f"hero's mean in them {mean}",
         )
     ms = report["decision_ms"]
     times = f"p50 {ms['p50']:.2f}  p95 {ms['p95']:.2f}  max {ms['max']:.2f}"
