@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju import api, levels, sampling, search
+from paiju.cards import parse_cards
 from paiju.client import state_from_view
 from paiju.duel import duel_config
-from paiju.protocol import HandEnded
+from paiju.protocol import Bid, HandEnded
 from paiju.registry import get_game
 from paiju.simulate import table_command
 from paiju.table import TableState
@@ -247,3 +248,39 @@ def test_the_unseen_played_cards_hold_the_points_the_view_tells(game_id: str) ->
     for i in range(20):
         dealt = sampling.sample(mine, seat, random.Random(i), know)
         assert sampling.problems(dealt, mine, seat, know) == []
+
+
+@pytest.mark.parametrize(
+    ("held", "answer"),
+    [
+        ("JS JH JC JD QS QH QC QD KS KH KC KD 3S", "fanbao"),  # three 斗 (four of a kind) win it
+        ("3S 4H 6C 7D 8S 9H TC JD QS KH 5C 5D 6S", "pass"),  # a plain hand would pay 18
+    ],
+)
+def test_the_expert_answers_a_bao_with_fanbao_when_its_hand_wins_the_duel(
+    held: str, answer: str
+) -> None:
+    """板子炮's 反包 wins 9 and loses 18: the 普通 bot says it only with four aces and twos, and
+    passes with three 斗 of J, Q and K; the 高手 searches it and answers with 反包 there, and with
+    a plain hand it passes."""
+    game: Any = get_game("banzipao")
+    state = game.initial_state(duel_config("banzipao"))
+    while (command := table_command(state, "fanbao")) is not None:
+        state, _ = game.apply(state, command)
+    bidder = game.to_move(state)
+    answerer = (bidder + 1) % 4  # the 下家: "他的下家还可以选择反包"
+    mine = tuple(sorted(parse_cards(held)))
+    rest = [c for hand in state.hands for c in hand if c not in mine]
+    others = iter(s for s in range(4) if s != answerer)
+    hands = [mine] * 4
+    for i, seat in enumerate(others):
+        hands[seat] = tuple(sorted(rest[13 * i : 13 * (i + 1)]))
+    state = dataclasses.replace(state, hands=tuple(hands))
+    state, _ = game.apply(state, Bid(seat=bidder, bid="bao"))
+    assert game.to_move(state) == answerer
+    assert levels.choose(seat_state(state, answerer), answerer, "normal") == Bid(
+        seat=answerer, bid="pass"
+    )
+    assert levels.choose(seat_state(state, answerer), answerer, "expert") == Bid(
+        seat=answerer, bid=answer
+    )
