@@ -73,16 +73,28 @@ def beats(combo: Combo, lead: Combo) -> bool:
     return combo.size == lead.size and combo.key > lead.key
 
 
+def may_beat(kind: str, lead: Combo | None) -> bool:
+    """Whether some play of ``kind`` may be played on ``lead`` (None: leading): one of the lead's
+    kind or of a higher tier (``beats`` then compares them)."""
+    return lead is None or kind == lead.kind or TIER[kind] > TIER[lead.kind]
+
+
 def generate(hand: Hand, lead: Combo | None) -> list[Candidate]:
-    """One play for every rank pattern in ``hand`` that may lead (``lead`` None) or beats it."""
+    """One play for every rank pattern in ``hand`` that may lead (``lead`` None) or beats it. The
+    kinds that cannot beat the lead are never looked for (a single on the table: no pair, no
+    straight)."""
     counts = rank_counts(hand)
     groups = group_by_rank(hand)
     patterns: list[tuple[tuple[tuple[int, int], ...], Combo]] = []
     for width, kind in SETS.items():
+        if not may_beat(kind, lead):
+            continue
         patterns += [
             (((r, width),), Combo(kind, r, width)) for r in range(13) if counts[r] >= width
         ]
     for width, kind in RUNS.items():
+        if not may_beat(kind, lead):
+            continue
         for length in range(RUN_MIN, TWO + 1):
             runs = list(windows(counts, range(TWO), width, length))
             if not runs:
