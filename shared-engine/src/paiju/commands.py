@@ -106,7 +106,11 @@ class Play(Command):
 
 
 _new = object.__new__
-_set = object.__setattr__
+# each field's slot written past the frozen ``__setattr__`` by its own descriptor (as
+# ``paiju.changes`` copies a state): about twice as fast as ``object.__setattr__``
+_set_seat = vars(Play)["seat"].__set__
+_set_cards = vars(Play)["cards"].__set__
+_set_reading = vars(Play)["reading"].__set__
 
 
 def trusted_play(seat: int, cards: Hand, reading: Reading | None = None) -> Play:
@@ -114,9 +118,9 @@ def trusted_play(seat: int, cards: Hand, reading: Reading | None = None) -> Play
     of ``legal_moves``, which makes a play for every candidate (the engine's own, trusted
     values: nothing is checked either way)."""
     play: Play = _new(Play)
-    _set(play, "seat", seat)
-    _set(play, "cards", cards)
-    _set(play, "reading", reading)
+    _set_seat(play, seat)
+    _set_cards(play, cards)
+    _set_reading(play, reading)
     return play
 
 
