@@ -158,9 +158,11 @@ class ClimbingGame(TableGame[C]):
     def check_play(self, state: C, seat: int, cards: Hand, combo: Combo) -> None:
         """Further constraints on a play that classifies and beats. Raises RuleError."""
 
-    def check_pass(self, state: C, seat: int, plays: Callable[[], list[Candidate]]) -> None:
-        """Further constraints on passing (必管); ``plays()`` gives the seat's legal plays.
-        Raises RuleError."""
+    def pass_refused(self, state: C, seat: int, plays: Callable[[], list[Candidate]]) -> str | None:
+        """Why ``seat`` may not pass although a play is on the table (必管), as a ``RuleError``
+        code; None: it may. ``plays()`` gives the seat's legal plays. A code, not a raised error:
+        ``legal_moves`` asks at every follow, and most of the answers would be thrown away."""
+        return None
 
     def allies(self, state: C, seat: int) -> frozenset[int]:
         """The seats ``seat`` knows to be on its side, from what it may see (a bot lets an ally's
@@ -284,7 +286,11 @@ class ClimbingGame(TableGame[C]):
         self._check_turn(state, command.seat)
         if state.lead is None:
             raise RuleError("cannot_pass_lead")
-        self.check_pass(state, command.seat, lambda: self.candidates(state, command.seat))
+        refused = self.pass_refused(
+            state, command.seat, lambda: self.candidates(state, command.seat)
+        )
+        if refused is not None:
+            raise RuleError(refused)
         passed = Passed(seat=command.seat)
         if (
             not self.captures_tricks
@@ -464,12 +470,8 @@ class ClimbingGame(TableGame[C]):
             moves: list[Command] = [self._play_of(seat, candidate) for candidate in plays]
         else:  # the hot path: a play per candidate, its reading the game's default
             moves = [trusted_play(seat, cards) for cards, _ in plays]
-        if state.lead is not None:
-            try:
-                self.check_pass(state, seat, lambda: plays)
-                moves.append(Pass(seat=seat))
-            except RuleError:
-                pass
+        if state.lead is not None and self.pass_refused(state, seat, lambda: plays) is None:
+            moves.append(Pass(seat=seat))
         return moves
 
     def view_extra(self, state: C, seat: int | None) -> dict[str, Any]:

@@ -125,22 +125,23 @@ class Guanpai(ClimbingGame[GuanpaiState]):
         ):
             raise RuleError("must_play_highest", card_codes(cards))
 
-    def check_pass(
+    def pass_refused(
         self, state: GuanpaiState, seat: int, plays: Callable[[], list[Candidate]]
-    ) -> None:
+    ) -> str | None:
         """必管: a seat that can beat the play on top may not pass — every follower, or with
         ``must_beat_scope="next_player"`` only the 下家 of the seat that made it."""
         o: GuanpaiOptions = state.config.options
         if not o.must_beat:
-            return
+            return None
         if (
             o.must_beat_scope == "next_player"
             and state.lead_seat is not None
             and seat != self.next_active(state, state.hands, state.lead_seat)
         ):
-            return  # not the 下家 of the seat whose play is on top
+            return None  # not the 下家 of the seat whose play is on top
         if any(o.must_beat_with_bomb or c.kind != "bomb" for _, c in plays()):
-            raise RuleError("must_beat")
+            return "must_beat"
+        return None
 
     def on_play(self, state: GuanpaiState, event: Played) -> Changes:
         faults = state.dingda_faults
