@@ -82,15 +82,17 @@ def may_beat(kind: str, lead: Combo | None) -> bool:
 def generate(hand: Hand, lead: Combo | None) -> list[Candidate]:
     """One play for every rank pattern in ``hand`` that may lead (``lead`` None) or beats it. The
     kinds that cannot beat the lead are never looked for (a single on the table: no pair, no
-    straight)."""
+    straight), nor the sets of the lead's kind at or below its rank (a set beats its kind by rank
+    alone)."""
     counts = rank_counts(hand)
     groups = group_by_rank(hand)
     patterns: list[tuple[tuple[tuple[int, int], ...], Combo]] = []
     for width, kind in SETS.items():
         if not may_beat(kind, lead):
             continue
+        low = lead.key + 1 if lead is not None and lead.kind == kind else 0
         patterns += [
-            (((r, width),), Combo(kind, r, width)) for r in range(13) if counts[r] >= width
+            (((r, width),), Combo(kind, r, width)) for r in range(low, 13) if counts[r] >= width
         ]
     for width, kind in RUNS.items():
         if not may_beat(kind, lead):
