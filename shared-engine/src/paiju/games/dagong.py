@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from paiju.cards import SMALL_JOKER, Card, Hand, build_deck, format_card, parse_card
 from paiju.climbing import Candidate, ClimbingGame, ClimbState, Combo
+from paiju.games import dagong_playout
 from paiju.protocol import (
     Bid,
     BidMade,
@@ -304,6 +305,15 @@ class Dagong(ClimbingGame[DagongState]):
         return hand_ended(hand)
 
     # --- bots -------------------------------------------------------------------------------------
+
+    def bot_finish(self, state: DagongState) -> tuple[DagongState, HandEnded, int] | None:
+        """The hand played out by the 普通 bot's rules on cards taken apart by rank
+        (``dagong_playout``), without listing every play of a hand: in phase ``play`` only."""
+        if state.phase != "play":
+            return None
+        fans, sides = self.fans(state.config), self.hand_sides(state)
+        end, moves = dagong_playout.play_out(state, fans, sides, ORDINARY_RUNG, RICH_ROUND)
+        return end, self.score(end), moves
 
     def bot_choice(self, state: DagongState, seat: int, moves: list[Command]) -> Command:
         """明独 only with a hand of overwhelming bombs; in play: go out when possible, let a known
