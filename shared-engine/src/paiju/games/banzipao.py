@@ -20,6 +20,7 @@ the option names, words and catalogue entry (``banzipao_catalogue``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -118,6 +119,21 @@ def sides_of(state: BanzipaoState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if sides is None:
         raise ValueError("the sides are not decided yet")
     return teams(sides, state.hands, dict(state.marks_played))
+
+
+@functools.cache
+def _auction_sides(
+    bao: int | None, fanbao: int | None, dealer: int | None, called: Card | None
+) -> Sides | None:
+    """The sides the auction made (``Banzipao.hand_sides``), one value for each of its outcomes,
+    made once: the climbing core asks at every play. None: the auction is not over."""
+    if fanbao is not None:
+        return Sides(first=(bao or 0,), second=(fanbao,))
+    if bao is not None:
+        return Sides(first=(bao,))
+    if called is not None:
+        return Sides(first=(dealer or 0,), marks=(called,), named=True)
+    return None
 
 
 class Banzipao(ClimbingGame[BanzipaoState]):
@@ -291,14 +307,7 @@ class Banzipao(ClimbingGame[BanzipaoState]):
     def hand_sides(self, state: BanzipaoState) -> Sides | None:
         """包: one against three; 反包: a duel (the two others sit out); 叫牌: the dealer and the
         holder of the called card, secret until it is played ("拿到此张牌的人，则成为庄家的朋友")."""
-        mode = mode_of(state)
-        if mode == "bao":
-            return Sides(first=(state.bao or 0,))
-        if mode == "fanbao":
-            return Sides(first=(state.bao or 0,), second=(state.fanbao or 0,))
-        if mode == "call" and state.called is not None:
-            return Sides(first=(state.dealer or 0,), marks=(state.called,), named=True)
-        return None
+        return _auction_sides(state.bao, state.fanbao, state.dealer, state.called)
 
     def hand_over(self, state: BanzipaoState) -> bool:
         """包 and 反包: "只要有一人出完手中牌，则结束牌局". Two against two: once both of one side
