@@ -159,9 +159,8 @@ class ClimbingGame(TableGame[C]):
         """Further constraints on a play that classifies and beats. Raises RuleError."""
 
     def pass_refused(self, state: C, seat: int, plays: Callable[[], list[Candidate]]) -> str | None:
-        """Why ``seat`` may not pass although a play is on the table (必管), as a ``RuleError``
-        code; None: it may. ``plays()`` gives the seat's legal plays. A code, not a raised error:
-        ``legal_moves`` asks at every follow, and most of the answers would be thrown away."""
+        """Why ``seat`` may not pass a play on the table (必管): a ``RuleError`` code, or None.
+        ``plays()`` gives its legal plays. Not raised: ``legal_moves`` asks at every follow."""
         return None
 
     def allies(self, state: C, seat: int) -> frozenset[int]:
@@ -283,15 +282,14 @@ class ClimbingGame(TableGame[C]):
         return events
 
     def _decide_pass(self, state: C, command: Pass) -> list[Event]:
-        self._check_turn(state, command.seat)
+        seat = command.seat
+        self._check_turn(state, seat)
         if state.lead is None:
             raise RuleError("cannot_pass_lead")
-        refused = self.pass_refused(
-            state, command.seat, lambda: self.candidates(state, command.seat)
-        )
+        refused = self.pass_refused(state, seat, lambda: self.candidates(state, seat))
         if refused is not None:
             raise RuleError(refused)
-        passed = Passed(seat=command.seat)
+        passed = Passed(seat=seat)
         if (
             not self.captures_tricks
             or state.lead_seat is None
