@@ -205,6 +205,8 @@ def bombs(h: Holding) -> list[Bomb]:
     """Every bomb the generator lists for the hand, in its order: those of one rank (7喜 and 8喜
     before the soft seven and eight), 拱拢, 四套五十K, 天炸, 正五十K by suit, one 杂五十K."""
     counts, jokers = h.counts, len(h.jokers)
+    if not jokers and max(counts) < MIN_BOMB:  # most hands: no bomb but 五十K
+        return _five_ten_kings(h)
     out: list[Bomb] = []
     for r, c in enumerate(counts):
         for n in range(MIN_BOMB, min(c + jokers, 12) + 1 if c else 0):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
 
-from paiju.cards import Card, Hand
+from paiju.cards import BIG_JOKER, Card, Hand
 from paiju.changes import copy_with
 from paiju.climbing import Candidate, Combo
 from paiju.games.dagong_combos import PLAIN, Fans
@@ -30,6 +30,7 @@ from paiju.sides import Sides, is_public, known_allies, teams
 from paiju.table import Config
 
 DANGER = 3  # an opponent with this many cards or fewer is about to go out (``bot_choice``)
+CARD_POINTS = tuple(points_of((c,)) for c in range(BIG_JOKER + 1))  # by card code
 
 
 class HandInPlay(Protocol):
@@ -177,7 +178,8 @@ class PlayOut(Generic[S]):
         cards, combo = move
         h = self.seats[seat]
         h.remove(cards)
-        self.trick_points = (self.trick_points if self.lead is not None else 0) + points_of(cards)
+        on_table = self.trick_points if self.lead is not None else 0
+        self.trick_points = on_table + sum(CARD_POINTS[c] for c in cards)
         fan = played_fan(combo.kind, combo.key)
         if fan is not None:
             self.big_plays.append((seat, f"fan_{combo.kind}", fan))
