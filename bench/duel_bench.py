@@ -57,7 +57,7 @@ def duel_section(bench: Any) -> list[Any]:
     expert's bids."""
     from run import Row, log, mark
 
-    from paiju import api, duel
+    from paiju import api, duel, duel_report
 
     rows = []
     for match in MATCH_UPS:
@@ -67,7 +67,7 @@ def duel_section(bench: Any) -> list[Any]:
             log(f"duel {game['id']}: {match.hero} among {match.field}, {deals} deals")
             wall = time.perf_counter()
             played = duel.duel(game["id"], None, match.hero, match.field, deals, SEED, jobs=JOBS)
-            report = duel.summary(played)
+            report = duel_report.summary(played)
             wall = time.perf_counter() - wall
             rows += strength_rows(report, match, wall, Row, mark)
             bench.notes.append(

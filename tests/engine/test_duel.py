@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from paiju import api, duel, levels
+from paiju import api, duel, duel_report, levels
 from paiju.cli import main
 from paiju.client import state_from_view
 from paiju.console import EXIT_OK, EXIT_UNREADABLE
@@ -291,7 +291,7 @@ def test_a_word_the_hero_could_say_and_never_said_is_reported_as_offered() -> No
         (),
         {"fanbao": ("反包", "Counter")},
     )
-    bids = duel.summary(result)["bids"]
+    bids = duel_report.summary(result)["bids"]
     assert bids == {
         "fanbao": {
             "count": 0,
@@ -302,7 +302,7 @@ def test_a_word_the_hero_could_say_and_never_said_is_reported_as_offered() -> No
             "en": "Counter",
         }
     }
-    lines = list(duel.report_lines(duel.summary(result)))
+    lines = list(duel_report.report_lines(duel_report.summary(result)))
     assert (
         "  反包：主角有 2 手可以叫，一手也没叫",
         "  Counter: offered in 2 of the hero's hands, never made",

@@ -29,7 +29,8 @@ from paiju.console import (
     cannot_read,
     say,
 )
-from paiju.duel import DEFAULT_SEED, LINEUPS, cmd_duel
+from paiju.duel import DEFAULT_SEED, LINEUPS
+from paiju.duel_report import cmd_duel
 from paiju.errors import PaijuError, RuleError
 from paiju.levels import LEVELS
 from paiju.log.replay import Audit, audit
