@@ -281,11 +281,11 @@ def _same_rank(h: _Hand) -> list[tuple[str, int, int, bool | None]]:
     return out
 
 
-def _runs(h: _Hand, width: int, line: Sequence[int], least_length: int) -> list[tuple[int, int]]:
-    """(start, length) of every window of ``line`` a hand can fill ``width`` deep with its
-    jokers, at least ``least_length`` long."""
-    j = len(h.jokers)
-    counts = h.counts
+def runs(
+    counts: Sequence[int], j: int, width: int, line: Sequence[int], least_length: int
+) -> list[tuple[int, int]]:
+    """(start, length) of every window of ``line`` a hand (its ``counts`` by rank and ``j``
+    jokers) can fill ``width`` deep with its jokers, at least ``least_length`` long."""
     out: list[tuple[int, int]] = []
     for start in range(len(line)):
         deficit = 0
@@ -355,7 +355,7 @@ def _plays(hand: Sequence[Card], lead: Combo | None, fans: Fans) -> list[Candida
         out.append(((h.jokers[0],), single))  # a joker alone plays as a 3: "单出算3"
     for width, kind in ((2, "liandui"), (3, "feiji")):
         if wanted is None or kind == wanted:
-            for start, length in _runs(h, width, range(TWO), 2):
+            for start, length in runs(h.counts, len(h.jokers), width, range(TWO), 2):
                 top = start + length - 1
                 add(Combo(kind, top, width * length), [(r, width) for r in range(start, top + 1)])
     _bombs(h, add, fans, out, lead)
@@ -373,7 +373,7 @@ def _bombs(h: _Hand, add: Adder, fans: Fans, out: list[Candidate], lead: Combo |
     for width in range(MIN_BOMB, 13):
         if width > 8 + j:
             break
-        for start, length in _runs(h, width, GONG_LINE, 2):
+        for start, length in runs(h.counts, len(h.jokers), width, GONG_LINE, 2):
             if width * length > MAX_CARDS:
                 continue
             window = GONG_LINE[start : start + length]

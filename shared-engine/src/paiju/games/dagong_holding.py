@@ -36,6 +36,7 @@ from paiju.games.dagong_combos import (
     gong_key,
     readings,
     rung,
+    runs,
 )
 
 SAME_RANK = ("single", "pair", "triple")  # a plain combination of one rank, by its size
@@ -173,21 +174,8 @@ def plain_answer(h: Holding, lead: Combo, highest: bool) -> Candidate | None:
 
 def _gong_runs(h: Holding, width: int) -> list[tuple[int, int]]:
     """(start, length) of each window of two or more along ``GONG_LINE`` the hand fills
-    ``width`` deep with its jokers, the 2 once (the generator's ``_runs``)."""
-    counts, jokers = h.counts, len(h.jokers)
-    out: list[tuple[int, int]] = []
-    for start in range(len(GONG_LINE)):
-        missing = 0
-        for end in range(start, len(GONG_LINE)):
-            r = GONG_LINE[end]
-            if end > start and r == GONG_LINE[start]:
-                break
-            missing += max(0, width - counts[r])
-            if missing > jokers:
-                break
-            if end > start:
-                out.append((start, end - start + 1))
-    return out
+    ``width`` deep with its jokers, the 2 once (the generator's ``runs``)."""
+    return runs(h.counts, len(h.jokers), width, GONG_LINE, 2)
 
 
 def _gong_possible(h: Holding) -> bool:
