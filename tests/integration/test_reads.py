@@ -28,7 +28,7 @@ from paiju.log.replay import audit
 from paiju.protocol import Command, Continue, encode
 from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, SeatCommand, StateWanted, ViewWanted
-from paiju_services.tablelog import from_messages
+from paiju_services.tablelog import TableLog, from_messages
 from paiju_services.tables import TableService
 
 GAMES = ["guanpai", "dabei", "tiaoshu", "banzipao", "dagong", "dabang"]  # default variants
@@ -69,6 +69,18 @@ async def stored(svc: TableService, table: str) -> list[Any]:
     return await svc.store.read(table)
 
 
+async def current(svc: TableService, table: str) -> TableLog:
+    """The table as the copy's memory holds it, or as the stream does when the copy holds none
+    (a create whose append outcome was unknown and was found stored when retried is not cached;
+    an ended table is dropped from memory)."""
+    cached = svc.cache.get(table)
+    if cached is not None:
+        return cached
+    replayed = from_messages(table, await stored(svc, table))
+    assert replayed is not None, table
+    return replayed
+
+
 async def play_while_read(svc: TableService, game: str, seed: int) -> tuple[str, int]:
     """One match of ``game`` played through the copy's command path, three readers on the table
     throughout; at every seventh command the copy's memory must equal a fresh replay of the
@@ -88,7 +100,7 @@ async def play_while_read(svc: TableService, game: str, seed: int) -> tuple[str,
     ]
     commands = 0
     try:
-        while (cached := svc.cache.get(table)) is not None and not cached.over:
+        while not (cached := await current(svc, table)).over:
             seat = api.to_move(cached.state)
             if seat is None:  # between hands: 继续 from a seat not yet ready
                 seat = min(set(range(players)) - set(cached.state.ready))
@@ -126,7 +138,7 @@ async def test_readers_on_every_read_change_nothing_a_writer_decides_on(svc: Tab
         assert indexes == list(range(-1, len(msgs) - 1)), table
         report = audit(m.data.decode() for m in msgs)
         assert report.verdict == "sound", (table, report.error)
-        assert commands > 10
+        assert commands > 10, table
 
 
 # --- the whole system, read over HTTP ------------------------------------------------------------
