@@ -3,6 +3,7 @@ processes do nothing but pass a move along — no game, no view computed, nothin
 
     python bench/floor.py --tables 100 --duration 15             # one copy of each service
     python bench/floor.py --tables 100 --duration 15 --copies 2  # two of the table service and gateway
+    python bench/floor.py --tables 100 --pace 1 --duration 20    # each table 1 move a second
 
 A move here makes the crossings a move makes in the product (docs/services.md, "The write path"
 and "The fan-out"), through the same programs and libraries: the seat's command frame over a
@@ -12,12 +13,20 @@ JetStream acked append (a file stream with the expected-last-subject-sequence an
 headers, its stored headers republished as ``PAIJU_EVENTS`` republishes on ``paiju.stored.>``), one
 views message of the product's size on core NATS (every gateway copy subscribes to all), the
 reply, the ack frame to the seat, and a state frame to each of the table's three sockets, the next
-seat to move named in it. Every seat plays as soon as it is its turn (closed loop).
+seat to move named in it. Every seat plays as soon as it is its turn (closed loop), or, with
+``--pace R``, each table R moves a second, as the load tool paces its tables.
+
+Measured as the load tool (bench/load.py) measures the product, over the window after the warm-up:
+accepted moves a second (acks), move → view latency (from a seat sending its command frame to the
+next state frame on its own socket) at p50, p95, p99 and max, errors by code (``unavailable``: the
+table copy did not answer; ``socket_lost``), stuck tables (no state frame for ``--stuck`` seconds as
+the window ends), and the CPU of each process, the players' own as ``load-tool``. ``--json`` prints
+it as one JSON line (bench/services_bench.py reads it).
 
 What the product does besides, and this leaves out: the engine (deciding, applying, the legal
 moves), each audience's view and its sealing, the logs, the metrics, the directory. So no
-version of the product on this machine carries more moves than this; ``make bench`` prints the
-figure beside the closed-loop targets.
+version of the product on this machine carries more moves than this, nor answers a move sooner;
+``make bench`` prints the floor's figures, measured in the same run, beside the product's targets.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +52,8 @@ import uvloop
 from litestar import Litestar, WebSocket, websocket
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load_system import cpu_seconds  # a sibling module
+from load_report import latency_summary  # sibling modules
+from load_system import cpu_seconds
 
 from paiju_services.launcher import nats_binary
 from paiju_services.ports import free_port
@@ -90,6 +101,7 @@ async def table_copy(nats_url: str, copy: int) -> None:
 def gateway_copy(nats_url: str, port: int, copies: int) -> None:
     import nats
     import uvicorn
+    from nats.errors import NoRespondersError
 
     class Command(msgspec.Struct, tag_field="type", tag="command"):
         id: str
@@ -123,9 +135,14 @@ def gateway_copy(nats_url: str, port: int, copies: int) -> None:
                 frame = frames.decode(message.get("text") or message.get("bytes") or b"")
                 if isinstance(frame, Command):
                     request = msgspec.json.encode({"id": frame.id, "command": frame.command})
-                    answer = await bus["nc"].request(
-                        f"floor.tables.{table}.command.{holder}", request, timeout=5
-                    )
+                    try:
+                        answer = await bus["nc"].request(
+                            f"floor.tables.{table}.command.{holder}", request, timeout=5
+                        )
+                    except (TimeoutError, NoRespondersError):
+                        refused = {"type": "error", "id": frame.id, "code": "unavailable"}
+                        outbox.put_nowait(msgspec.json.encode(refused).decode())
+                        continue
                     done = msgspec.json.decode(answer.data)
                     outbox.put_nowait(
                         msgspec.json.encode({"type": "ack", "id": frame.id, **done}).decode()
@@ -166,27 +183,63 @@ def gateway_copy(nats_url: str, port: int, copies: int) -> None:
 class _Frame(msgspec.Struct):
     type: str
     turn: int = -1
+    code: str | None = None
 
 
-async def play(
-    ports: list[int], tables: int, warmup: float, duration: float, measuring: Callable[[], None]
-) -> float:
-    """Moves a second over ``duration`` after ``warmup`` (``measuring`` is called as it starts)."""
+@dataclass
+class FloorTable:
+    """A table of the floor: when it may move next (paced) and when a state frame last came."""
+
+    next_move: float = 0.0
+    last_event: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Played:
+    """What the players counted over the measured window."""
+
+    accepted: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    stuck: int = 0  # tables without a state frame for ``--stuck`` seconds as the window ends
+    measuring: bool = False
+
+    def error(self, code: str) -> None:
+        if self.measuring:
+            self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def play(args: argparse.Namespace, ports: list[int], measuring: Callable[[], None]) -> Played:
+    """Every seat of ``args.tables`` tables played for ``args.duration`` seconds after
+    ``args.warmup`` (``measuring`` is called as the window starts); ``args.pace`` moves a second a
+    table, or as soon as a seat may (0). Move → view as the load tool measures it: from a seat
+    sending its command to the next state frame on its own socket."""
     import websockets
 
     decode = msgspec.json.Decoder(_Frame).decode
     ids = itertools.count()
-    counted = [0]
-    counting = [False]
+    played = Played()
     start = asyncio.Event()
+    tables = {f"{t:016x}": FloorTable() for t in range(args.tables)}
 
-    async def seat(table: str, number: int) -> None:
-        port = ports[(int(table, 16) + number) % len(ports)]
-        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{table}", max_size=None) as ws:
+    async def seat(table_id: str, number: int) -> None:
+        table = tables[table_id]
+        port = ports[(int(table_id, 16) + number) % len(ports)]
+        url = f"ws://127.0.0.1:{port}/ws/{table_id}"
+        sent_at: float | None = None  # when this seat's last command went, until a view came
+        async with websockets.connect(url, max_size=None) as ws:
 
             async def move() -> None:
+                nonlocal sent_at
+                if args.pace:
+                    now = time.monotonic()
+                    wait = table.next_move - now
+                    table.next_move = max(now, table.next_move) + 1.0 / args.pace
+                    if wait > 0:
+                        await asyncio.sleep(wait)
                 command = {"type": "play", "seat": number, "cards": ["3D"]}
                 frame = {"type": "command", "id": f"f{next(ids)}", "command": command}
+                sent_at = time.monotonic()
                 await ws.send(msgspec.json.encode(frame).decode())
 
             await start.wait()
@@ -194,26 +247,46 @@ async def play(
                 await move()
             while True:
                 frame = decode(await ws.recv())
-                if frame.type == "ack" and counting[0]:
-                    counted[0] += 1
-                elif frame.type == "state" and frame.turn == number:
-                    await move()
+                if frame.type == "ack":
+                    if played.measuring:
+                        played.accepted += 1
+                elif frame.type == "error":
+                    played.error(frame.code or "?")
+                elif frame.type == "state":
+                    table.last_event = now = time.monotonic()
+                    if sent_at is not None and played.measuring:
+                        played.latencies.append(now - sent_at)
+                    sent_at = None
+                    if frame.turn == number:
+                        await move()
+
+    async def seat_counting_loss(table_id: str, number: int) -> None:
+        try:
+            await seat(table_id, number)
+        except (OSError, websockets.ConnectionClosed):
+            played.error("socket_lost")
 
     players = [
-        asyncio.create_task(seat(f"{t:016x}", number))
-        for t in range(tables)
+        asyncio.create_task(seat_counting_loss(table_id, number))
+        for table_id in tables
         for number in range(SEATS)
     ]
     await asyncio.sleep(2)  # every socket open
+    if args.pace:  # the tables' moves spread over one period, as the load tool's ramp spreads them
+        began = time.monotonic()
+        for number, table in enumerate(tables.values()):
+            table.next_move = began + number / (args.tables * args.pace)
     start.set()
-    await asyncio.sleep(warmup)
+    await asyncio.sleep(args.warmup)
     measuring()
-    counting[0] = True
-    await asyncio.sleep(duration)
-    counting[0] = False
+    played.measuring = True
+    await asyncio.sleep(args.duration)
+    played.measuring = False
+    now = time.monotonic()
+    played.stuck = sum(1 for t in tables.values() if now - t.last_event > args.stuck)
     for player in players:
         player.cancel()
-    return counted[0] / duration
+    return played
 
 
 async def make_stream(nats_url: str) -> None:
@@ -277,7 +350,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             before["load-tool"] = cpu_seconds(os.getpid())
             before["at"] = time.monotonic()
 
-        rate = uvloop.run(play(ports, args.tables, args.warmup, args.duration, measuring))
+        played = uvloop.run(play(args, ports, measuring))
         elapsed = time.monotonic() - before["at"]
         now = {name: cpu_seconds(p.pid) for name, p in procs.items()}
         now["load-tool"] = cpu_seconds(os.getpid())
@@ -290,7 +363,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "tables": args.tables,
         "copies": args.copies,
-        "moves_per_s": rate,
+        "pace": args.pace,
+        "moves_per_s": played.accepted / args.duration,
+        "latency_s": latency_summary(played.latencies),
+        "samples": len(played.latencies),
+        "stuck": played.stuck,
+        "errors": played.errors,
         "cpu_cores": {name: round(cores, 3) for name, cores in sorted(cpu.items())},
     }
 
@@ -300,6 +378,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--duration", type=float, default=15.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="moves/s per table (0: closed loop)"
+    )
+    parser.add_argument("--stuck", type=float, default=10.0, help="seconds without an event")
     parser.add_argument("--copies", type=int, default=1, help="table-service and gateway copies")
     parser.add_argument("--json", action="store_true", help="the report as one JSON line")
     parser.add_argument("--role", choices=("tables", "gateway"), help=argparse.SUPPRESS)
@@ -322,11 +404,17 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
     else:
         cores = ", ".join(f"{name} {used:.2f}" for name, used in out["cpu_cores"].items())
-        print(
-            f"the crossings alone, {out['tables']} tables, copies of each service: {out['copies']}: "
-            f"{out['moves_per_s']:,.0f} moves/s\nCPU (cores): {cores}"
+        pace = f"paced {args.pace} moves/s each" if args.pace else "closed loop"
+        latency = " · ".join(
+            "–" if out["latency_s"][k] is None else f"{k} {out['latency_s'][k] * 1000:.1f} ms"
+            for k in ("p50", "p95", "p99", "max")
         )
-    return 0
+        print(
+            f"the crossings alone, {out['tables']} tables ({pace}), copies of each service:"
+            f" {out['copies']}: {out['moves_per_s']:,.0f} moves/s\nmove → view: {latency}\n"
+            f"stuck tables: {out['stuck']}; errors: {out['errors'] or 'none'}\nCPU (cores): {cores}"
+        )
+    return 1 if out["stuck"] else 0
 
 
 if __name__ == "__main__":
