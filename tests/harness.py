@@ -224,8 +224,8 @@ class Stack:
             "0.5",
             *flags,
         ]
-        if service == "tables":
-            argv += ["--auto-delay", str(AUTO_DELAY)]
+        if service == "tables":  # its line per command, which tests count (test_failover)
+            argv += ["--auto-delay", str(AUTO_DELAY), "--log-level", "DEBUG"]
         if service == "gateway":
             warm_static_cache()
             self.gateway_port = free_port()

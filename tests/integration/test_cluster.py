@@ -101,7 +101,7 @@ def write_cluster(
     config.write_text(
         f'logs = "{root / "log"}"\n\n'
         f'[nats]\ntls = {str(tls).lower()}\nurl = "{url}"\nservers = [{", ".join(json.dumps(str(c)) for c in confs)}]\n\n'
-        f"[settings]\nreplicas = 3\nbot_delay = {bot_delay}\nsweep_interval = {sweep_interval}\n"
+        f'[settings]\nreplicas = 3\nlog_level = "DEBUG"\nbot_delay = {bot_delay}\nsweep_interval = {sweep_interval}\n'
         f'static_cache = "{STATIC_CACHE}"\nbrotli_quality = {BROTLI_QUALITY}\n\n'
         f'[[process]]\nname = "tables"\nservice = "tables"\ncopies = {tables}\n\n'
         '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 2\n\n'

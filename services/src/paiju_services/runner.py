@@ -63,7 +63,7 @@ async def wait_for_signal() -> None:
 
 
 def main(name: str, settings: Settings, run: Callable[[], Awaitable[None]]) -> None:
-    logs.setup(name, settings.instance)
+    logs.setup(name, settings.instance, settings.log_level)
 
     memory.watch_gc()
 

@@ -305,6 +305,7 @@ class TableService:
         log(
             logger,
             "command",
+            logging.DEBUG if done.retries == 0 else logging.INFO,  # a line per move: DEBUG
             table=table_id,
             id=req.id,
             seat=seat,

@@ -103,6 +103,7 @@ class TableSteps:
             log(
                 logger,
                 "table step",
+                logging.DEBUG,
                 table=table_id,
                 index=done.index,
                 events=done.count,
