@@ -35,8 +35,9 @@ When no ``--gateway`` is given the tool starts a system with the project's launc
 and a store in a temporary folder, with the gateway's per-client rate limits raised (the load comes
 from one address), and stops it at the end.
 
-This module is the command line and the measured window; the players are in bench/load_players.py,
-the report in bench/load_report.py, the raw JetStream reference in bench/raw_jetstream.py.
+This module is the command line and the measured window; the players are in bench/load_players.py
+(their HTTP client in bench/load_http.py), the report in bench/load_report.py, the raw JetStream
+reference in bench/raw_jetstream.py.
 """
 
 from __future__ import annotations

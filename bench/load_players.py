@@ -21,12 +21,14 @@ from typing import Any
 import httpx
 import msgspec
 import websockets
+from load_http import JsonClient
 
 from paiju_services.backoff import Backoff
 
 RESEND = Backoff(base=0.3, cap=5.0)  # the web client's (web-client/js/backoff.js)
 RESEND_CODES = frozenset({"unavailable", "overloaded", "conflict"})
 BOT_POLL = 10.0  # seconds between reads of a bot table's log length (its /hands)
+HTTP_AT_ONCE = 8  # requests in flight (creating and filling tables); the rest wait their turn
 
 
 @dataclass
@@ -98,7 +100,9 @@ class _Frame(msgspec.Struct):
     index: int = -1
     settled: bool = True
     view: _ViewHead | None = None
-    moves: list[Any] | None = None
+    # each legal move left as its JSON text: the player sends one back as it came, and builds
+    # no Python object for the others
+    moves: list[msgspec.Raw] | None = None
     code: str | None = None
     id: str | None = None
     retry_after: int = 0
@@ -130,29 +134,25 @@ class Load:
         self.restart: Restart | None = None
         self.measured: Callable[[], None] = lambda: None  # called as the measured window ends
 
-    async def new_table(self, http: httpx.AsyncClient, hands: int) -> dict[str, Any]:
+    async def new_table(self, http: JsonClient, hands: int) -> dict[str, Any]:
         """A table of the run's game and variant (``hands``: its ``hands`` option, 0: the game's)."""
         body: dict[str, Any] = {"game": self.args.game, "options": {}}
         if self.args.variant:
             body["variant"] = self.args.variant
         if hands:
             body["options"]["hands"] = hands
-        table: dict[str, Any] = (
-            (await http.post("/api/tables", json=body)).raise_for_status().json()
-        )
+        table: dict[str, Any] = await http.post("/api/tables", body)
         return table
 
-    async def create(self, http: httpx.AsyncClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def create(self, http: JsonClient) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         table = await self.new_table(http, self.args.hands)
         seats = []
         for seat in range(table["players"]):
-            reply = await http.post(
-                f"/api/tables/{table['id']}/seats", json={"name": f"load{seat}", "seat": seat}
-            )
-            seats.append(reply.raise_for_status().json())
+            body = {"name": f"load{seat}", "seat": seat}
+            seats.append(await http.post(f"/api/tables/{table['id']}/seats", body))
         return table, seats
 
-    async def run_bot_table(self, http: httpx.AsyncClient, slot: Table) -> None:
+    async def run_bot_table(self, http: JsonClient, slot: Table) -> None:
         """Keep a table of bots at ``--bot-level`` live: created, every seat filled by the bots
         service (the owner's request), a finished match replaced; its log's length is read every
         ``BOT_POLL`` seconds (``/hands``: events so far), and the events added while the window is
@@ -162,11 +162,8 @@ class Load:
                 table = await self.new_table(http, self.args.bot_hands)
                 owner = {"Authorization": f"Bearer {table['owner_token']}"}
                 level = {"level": self.args.bot_level}
-                filled = await http.post(
-                    f"/api/tables/{table['id']}/bots", json=level, headers=owner
-                )
-                filled.raise_for_status()
-            except (httpx.HTTPError, OSError) as exc:
+                await http.post(f"/api/tables/{table['id']}/bots", level, headers=owner)
+            except OSError as exc:
                 self.stats.error(f"bot_table:{type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
@@ -175,9 +172,8 @@ class Load:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.stop.wait(), BOT_POLL)
                 try:
-                    reply = await http.get(f"/api/tables/{slot.id}/hands")
-                    hands = reply.raise_for_status().json()
-                except (httpx.HTTPError, OSError) as exc:
+                    hands = await http.get(f"/api/tables/{slot.id}/hands")
+                except OSError as exc:
                     self.stats.error(f"bot_table:{type(exc).__name__}")
                     continue
                 if self.stats.measuring:
@@ -187,12 +183,12 @@ class Load:
                     self.stats.bot_matches += 1
                     break
 
-    async def run_table(self, http: httpx.AsyncClient, slot: Table) -> None:
+    async def run_table(self, http: JsonClient, slot: Table) -> None:
         """Play tables in this slot one after another until the run ends."""
         while not self.stop.is_set():
             try:
                 table, seats = await self.create(http)
-            except (httpx.HTTPError, OSError) as exc:
+            except OSError as exc:
                 self.stats.error(f"create:{type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
@@ -239,12 +235,14 @@ class Load:
         continued = -1  # the hand this seat last pressed 继续 after
         table_id = slot.id
         base = self.ws_bases[(int(table_id, 16) + seat["seat"]) % len(self.ws_bases)]
-        async with websockets.connect(base + seat["ws"], max_size=None) as ws:
+        # no proxy: websockets would read the environment's proxy settings for every socket
+        connecting = websockets.connect(base + seat["ws"], max_size=None, proxy=None)
+        async with connecting as ws:
             await ws.send(_encode({"type": "hello", "token": seat["token"]}).decode())
             while not self.stop.is_set() and not slot.over:
                 # no timeout here: thousands of sockets each waking every second cost the tool a
                 # core at 2,000 tables; the run's end cancels the players
-                raw = await ws.recv()
+                raw = await ws.recv(decode=False)  # bytes: msgspec reads them as they come
                 frame = _frames.decode(raw)
                 kind = frame.type
                 now = time.monotonic()
@@ -296,7 +294,7 @@ class Load:
                     continue  # the same state again (who is connected changed): acted on it
                 if view.phase in (None, "over", "finished"):
                     continue
-                moves = frame.moves
+                moves: list[Any] | None = frame.moves  # (the engine's are dicts)
                 if moves is None:
                     if engine is None:
                         from paiju.client import SeatClient
@@ -320,9 +318,8 @@ class Load:
                 await ws.send(text)
 
     async def run(self, kill: Callable[[], None] | None = None) -> dict[str, Any]:
-        # a small pool: httpx looks over every pooled connection on each request
-        limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
-        async with httpx.AsyncClient(base_url=self.gateway, timeout=30, limits=limits) as http:
+        http = JsonClient(self.gateway, HTTP_AT_ONCE)
+        try:
             self.tables = [Table() for _ in range(self.args.tables)]
             tasks = []
             bot_tables = [Table() for _ in range(self.args.bot_tables)]
@@ -349,6 +346,8 @@ class Load:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            http.close()
         return {"elapsed_s": elapsed, "stuck": stuck, "restart": restart}
 
     async def restart_services(self, kill: Callable[[], None]) -> dict[str, Any]:
