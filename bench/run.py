@@ -24,8 +24,9 @@ Sections now:
   included), 高手's beside its bound of 1.5 s at p95 in Pyodide.
 - First visit (bench/browser_bench.py): bytes on the wire and page load to "engine ready", on a
   cold visit (empty cache) and a warm one (reload), in Chromium against the real stack.
-- Services under load (bench/services_bench.py): short runs of the load tool, each figure beside
-  its target and the raw JetStream acked publishes of the same run.
+- Services under load (bench/services_bench.py): short runs of the load tool and of the floor (the
+  same processes passing a move with no game work, bench/floor.py), each figure beside its target,
+  which issue 28 sets against the floor's figure measured in the same run.
 
 Targets: Guanpai CPython games/s >= 2x RLCard doudizhu games/s; every engine measured in Pyodide
 within 2x of CPython; Guanpai and Banzipao games/s within 5% of the engine before the core change;
@@ -458,7 +459,10 @@ SECTIONS: list[tuple[str, Section]] = [
         "First visit: bytes on the wire and engine ready, cold and warm (Chromium)",
         first_visit_section,
     ),
-    ("Services under load: the load tool's short runs (bench/load.py)", services_section),
+    (
+        "Services under load: the load tool's short runs beside the floor's (bench/load.py, floor.py)",
+        services_section,
+    ),
 ]
 
 
