@@ -17,6 +17,7 @@ from paiju import api
 from paiju.protocol import Command, encode
 from paiju_services.config import Settings
 from paiju_services.messages import SeatCommand
+from paiju_services.store import Stored
 from paiju_services.tablelog import event_line
 from paiju_services.tables import TableService
 
@@ -39,8 +40,10 @@ async def ghost_move(svc: TableService, table_id: str, command_id: str) -> tuple
     assert seat is not None
     move = api.legal_moves(table.state, seat)[0]
     events = api.decide(table.state, move)
-    lines = [event_line(e) for e in events]
-    table.applied(events, lines, f"seat{seat}.{command_id}", table.last_seq + 1_000_000)
+    ghosts = [
+        Stored(table.last_seq + 1_000_000 + i, event_line(e), {}) for i, e in enumerate(events)
+    ]
+    table.applied(events, ghosts, f"seat{seat}.{command_id}")
     return seat, move
 
 

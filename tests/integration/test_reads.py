@@ -117,6 +117,8 @@ async def play_while_read(svc: TableService, game: str, seed: int) -> tuple[str,
                 assert memory.version == replayed.version, (game, commands)
                 assert memory.state == replayed.state, (game, commands)
                 assert memory.last_seq == replayed.last_seq, (game, commands)
+                # what it would archive from memory as the match ends: the stream's messages
+                assert memory.stored() == await stored(svc, table), (game, commands)
             assert commands < 5000, f"{game}: the match did not end"
     finally:
         stop.set()

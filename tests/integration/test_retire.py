@@ -204,6 +204,8 @@ async def test_a_finished_table_is_retired_and_reads_the_same(system: Launched) 
         for table in tables:
             await finished(system, table)
             stored[table] = await store.read(table)
+            # archived as the match ended, from the table service's memory: as the stream holds it
+            assert await stock_archive(operator, table) == stored[table]
             before[table] = reads(system, table)
             assert (await entry(operator, table)).retired_at is None  # read while still hot
             assert table in await pending(operator)
@@ -395,9 +397,9 @@ async def test_a_stream_that_denies_purges_is_left_alone(
         store = EventStore(nc, js)
         table = "00000000000000aa"
         header = {subjects.H_TYPE: "paiju_log", subjects.H_INDEX: "-1"}
-        seq = await store.append(table, [(b'{"type":"paiju_log"}', header)], 0, "create")
+        made = await store.append(table, [(b'{"type":"paiju_log"}', header)], 0, "create")
         end = {subjects.H_TYPE: "match_ended", subjects.H_INDEX: "0"}
-        await store.append(table, [(b'{"type":"match_ended"}', end)], seq, "end")
+        await store.append(table, [(b'{"type":"match_ended"}', end)], made[-1].seq, "end")
         tables_kv = await js.key_value(subjects.TABLES_BUCKET)
         meta = TableMeta(id=table, config={}, created_at=0.0, status="finished", finished_at=0.0)
         await tables_kv.put(table, encoder.encode(meta))

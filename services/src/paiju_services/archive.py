@@ -264,13 +264,17 @@ class Retirement:
         return True
 
     async def _holds(self, table_id: str, msgs: list[Stored]) -> bool:
-        """Whether the archive holds these messages already (an earlier pass wrote them); an
-        object that is not a sound archive of the table is written again."""
+        """Whether the archive holds these messages already (an earlier pass wrote them, or the
+        table service as the match ended); an object that is not a sound archive of the table, or
+        holds other messages, is written again, and said."""
         try:
-            return await self.store.read_archive(table_id) == msgs
+            archived = await self.store.read_archive(table_id)
         except ArchiveError as exc:
             log(logger, "archive written again", logging.WARNING, table=table_id, error=str(exc))
             return False
+        if archived and archived != msgs:
+            log(logger, "archive written again", logging.WARNING, table=table_id, error="differs")
+        return archived == msgs
 
     async def drop_secrets(self, table_id: str) -> None:
         """The table's secrets leave their buckets, leaving no marker (step 4): its base seed

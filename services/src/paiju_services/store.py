@@ -184,6 +184,35 @@ def archive_meta_subject(table_id: str) -> str:
     return f"$O.{ARCHIVE_BUCKET}.M.{base64.urlsafe_b64encode(table_id.encode()).decode()}"
 
 
+def stamped(
+    table_id: str,
+    messages: Sequence[tuple[bytes, dict[str, str]]],
+    expected_last: int,
+    msg_id_prefix: str,
+    stream: str,
+) -> list[tuple[bytes, dict[str, str]]]:
+    """One append's messages with the headers JetStream acts on added to their own: a message id
+    each, the expected last sequence and stream on the first, and for several messages an atomic
+    batch's id, places and commit. The stream keeps every header as published, so these are the
+    messages as a read returns them."""
+    batch = secrets.token_hex(12) if len(messages) > 1 else None
+    last = len(messages) - 1
+    out = []
+    for i, (payload, headers) in enumerate(messages):
+        hdrs = dict(headers)
+        hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
+        if batch is not None:
+            hdrs["Nats-Batch-Id"] = batch
+            hdrs["Nats-Batch-Sequence"] = str(i + 1)
+        if i == 0:
+            hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
+            hdrs["Nats-Expected-Stream"] = stream
+        if batch is not None and i == last:
+            hdrs["Nats-Batch-Commit"] = "1"
+        out.append((payload, hdrs))
+    return out
+
+
 def _object_digest(data: bytes) -> str:
     """An Object Store digest: ``SHA-256=`` and the URL-safe base64 of the sha256."""
     return "SHA-256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode()
@@ -413,9 +442,10 @@ class EventStore:
         expected_last: int,
         msg_id_prefix: str,
         timeout: float = 5.0,
-    ) -> int:
+    ) -> list[Stored]:
         """Append ``messages`` (payload, headers) after sequence ``expected_last`` (0: the
-        subject must be empty), all or none. Returns the last message's sequence.
+        subject must be empty), all or none. Returns them as the stream stores them (``stamped``,
+        at their sequences): what a read of them would return.
 
         One message (a command that caused one event: nearly all of them) is a plain acked
         publish; several are an atomic batch, which nats-server stages in a store of its own
@@ -435,9 +465,9 @@ class EventStore:
         try:
             if expected_last == 0 and await self.archived(table_id) is not None:
                 raise Conflict("retired: the log is in the archive")
-            seq = await self._append(table_id, messages, expected_last, msg_id_prefix, timeout)
+            stored = await self._append(table_id, messages, expected_last, msg_id_prefix, timeout)
             if expected_last == 0 and await self.archived(table_id) is not None:
-                await self.purge(table_id, through=seq)
+                await self.purge(table_id, through=stored[-1].seq)
                 raise Conflict("retired meanwhile: the log is in the archive")
         except Conflict:
             metrics.APPENDS.labels("conflict").inc()
@@ -449,7 +479,7 @@ class EventStore:
             metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         metrics.APPENDS.labels("appended").inc()
         metrics.APPENDED_MESSAGES.inc(len(messages))
-        return seq
+        return stored
 
     async def _append(
         self,
@@ -458,26 +488,16 @@ class EventStore:
         expected_last: int,
         msg_id_prefix: str,
         timeout: float,
-    ) -> int:
+    ) -> list[Stored]:
         subject = subjects.events_subject(table_id)
-        batch = secrets.token_hex(12) if len(messages) > 1 else None
-        last = len(messages) - 1
+        sent = stamped(table_id, messages, expected_last, msg_id_prefix, self.stream)
+        last = len(sent) - 1
         try:
-            for i, (payload, headers) in enumerate(messages):
-                hdrs = dict(headers)
-                hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
-                if batch is not None:
-                    hdrs["Nats-Batch-Id"] = batch
-                    hdrs["Nats-Batch-Sequence"] = str(i + 1)
-                if i == 0:
-                    hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
-                    hdrs["Nats-Expected-Stream"] = self.stream
+            for i, (payload, headers) in enumerate(sent):
                 if i < last:
-                    await self.nc.publish(subject, payload, headers=hdrs)
+                    await self.nc.publish(subject, payload, headers=headers)
                     continue
-                if batch is not None:
-                    hdrs["Nats-Batch-Commit"] = "1"
-                reply = await self.nc.request(subject, payload, timeout=timeout, headers=hdrs)
+                reply = await self.nc.request(subject, payload, timeout=timeout, headers=headers)
         except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
             raise StoreError(f"append to {table_id}: {exc!r}") from exc
         ack = msgspec.json.decode(reply.data)
@@ -488,4 +508,7 @@ class EventStore:
             raise StoreError(f"append to {table_id}: {error}")
         if ack.get("duplicate"):
             raise Conflict("duplicate")
-        return int(ack["seq"])
+        seq = int(ack["seq"])  # the last one's: a batch is stored at consecutive sequences
+        return [
+            Stored(seq - last + i, payload, headers) for i, (payload, headers) in enumerate(sent)
+        ]

@@ -40,6 +40,8 @@ from paiju_services.store import EventStore, Stored
 
 _json = msgspec.json.Encoder()
 logger = logging.getLogger("paiju.tablelog")
+_headers_encoder = msgspec.msgpack.Encoder()
+_headers_decoder = msgspec.msgpack.Decoder(dict[str, str])
 
 
 class CorruptLog(Exception):
@@ -62,6 +64,10 @@ class TableLog:
     last_seq: int  # stream sequence of the last message applied
     events: list[Event] = field(default_factory=list)
     lines: list[bytes] = field(default_factory=list)  # header then events, as stored
+    # and each one's stream sequence and stored headers (msgpack: a dict each would take three
+    # times the room), so that the log can be archived as the stream holds it without a read
+    seqs: list[int] = field(default_factory=list)
+    headers: list[bytes] = field(default_factory=list)
     commands: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (index, count)
     digests: dict[str, str] = field(default_factory=dict)  # command id: its command's digest
     # False between the events of one command (e.g. a last card played, the hand not yet
@@ -86,8 +92,32 @@ class TableLog:
             config = api.config_from_dict(data["config"])
         except (ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError) as exc:
             raise CorruptLog(f"{table_id}: bad header at seq {first.seq}: {exc}") from exc
-        state = api.initial_state(config)
-        return cls(table_id, config, state, first.seq, lines=[first.data], nbytes=len(first.data))
+        return cls.begun(table_id, config, api.initial_state(config), first)
+
+    @classmethod
+    def begun(
+        cls, table_id: str, config: Config[Any], state: TableState, first: Stored
+    ) -> TableLog:
+        """A log of its header message alone (``state``: the config's initial state)."""
+        table = cls(table_id, config, state, first.seq)
+        table._keep(first)
+        return table
+
+    def _keep(self, msg: Stored) -> None:
+        """A message applied: its bytes, sequence and headers kept, its size counted."""
+        self.lines.append(msg.data)
+        self.seqs.append(msg.seq)
+        self.headers.append(_headers_encoder.encode(msg.headers))
+        self.nbytes += len(msg.data)
+        self.last_seq = msg.seq
+
+    def stored(self) -> list[Stored]:
+        """The log's messages as a read of the stream returns them, from memory (the caller
+        checks that the stream holds what this log does: ``catch_up``)."""
+        return [
+            Stored(seq, data, _headers_decoder.decode(headers))
+            for seq, data, headers in zip(self.seqs, self.lines, self.headers, strict=True)
+        ]
 
     def apply(self, msg: Stored) -> Event:
         try:
@@ -105,9 +135,7 @@ class TableLog:
             )
         self.state = api.evolve(self.state, message)
         self.events.append(message)
-        self.lines.append(msg.data)
-        self.nbytes += len(msg.data)
-        self.last_seq = msg.seq
+        self._keep(msg)
         position, _, size = msg.headers.get(subjects.H_BATCH, "1/1").partition("/")
         self.settled = position == size
         command = msg.headers.get(subjects.H_COMMAND)
@@ -122,33 +150,30 @@ class TableLog:
     def applied(
         self,
         events: list[Event],
-        lines: list[bytes],
+        stored: list[Stored],
         command: str,
-        last_seq: int,
         digest: str | None = None,
     ) -> list[TableState]:
-        """Record events this copy appended itself (no need to read them back); the state after
-        each event, in order.
+        """Record events this copy appended itself, as the append stored them (no need to read
+        them back); the state after each event, in order.
 
         Raises:
-            CorruptLog: ``last_seq`` is not after the last message applied (an append this log
-                did not follow): the caller reloads from the stream.
+            CorruptLog: the messages are not after the last one applied (an append this log did
+                not follow): the caller reloads from the stream.
         """
-        if last_seq <= self.last_seq:
+        if stored[0].seq <= self.last_seq:
             raise CorruptLog(
-                f"{self.table_id}: appended at seq {last_seq}, not after {self.last_seq}"
+                f"{self.table_id}: appended at seq {stored[0].seq}, not after {self.last_seq}"
             )
         self.commands[command] = (len(self.events), len(events))
         if digest is not None:
             self.digests[command] = digest
         states = []
-        for event, line in zip(events, lines, strict=True):
+        for event, msg in zip(events, stored, strict=True):
             self.state = api.evolve(self.state, event)
             states.append(self.state)
             self.events.append(event)
-            self.lines.append(line)
-            self.nbytes += len(line)
-        self.last_seq = last_seq
+            self._keep(msg)
         self.settled = True
         return states
 
@@ -159,6 +184,8 @@ class TableLog:
             self,
             events=list(self.events),
             lines=list(self.lines),
+            seqs=list(self.seqs),
+            headers=list(self.headers),
             commands=dict(self.commands),
             digests=dict(self.digests),
         )

@@ -38,7 +38,7 @@ class Ending:
         if entry.meta.status in ENDED:
             self.writer.forget(table.table_id)
             return
-        await self.archive(table.table_id)
+        await self.archive(table)
         for _ in range(10):
             entry = await self.writer.meta(table.table_id, fresh=True)
             if entry.meta.status in ENDED:
@@ -54,11 +54,20 @@ class Ending:
             self.writer.forget(table.table_id)
             return
 
-    async def archive(self, table_id: str) -> None:
+    async def archive(self, table: TableLog) -> None:
         """An ended table's log into the archive now (the gateway reads ended logs there); a
-        failure is logged: the gateway asks again (``paiju.tables.<table>.archive``)."""
+        failure is logged: the gateway asks again (``paiju.tables.<table>.archive``).
+
+        The messages are this copy's memory of them when the stream's last message is the one
+        the memory holds last (its sequence and index: the check ``tablelog.catch_up`` decides
+        on), else the stream's, read. Reading a log of a hundred messages back at every match's
+        end cost about a sixth of the table service's CPU per move (docs/performance.md); the
+        retirement compares the archive with the stream again before it purges anything."""
+        table_id = table.table_id
         try:
-            await self.retirement().archive(table_id)
+            seq, index = await self.writer.store.tip(table_id)
+            held = (seq, index) == (table.last_seq, table.version - 1)
+            await self.retirement().archive(table_id, table.stored() if held else None)
         except Exception as exc:
             log(logger, "archive failed", logging.WARNING, table=table_id, error=repr(exc))
 

@@ -334,7 +334,7 @@ class TableWriter:
         }
         batch = [(header_line(config, table_id), header), *messages(command_id, events, lines, 0)]
         try:
-            seq = await self.store.append(table_id, batch, 0, "create")
+            stored = await self.store.append(table_id, batch, 0, "create")
         except Conflict:  # the subject is not empty: a retry of this create appended first
             if not retry:
                 raise
@@ -342,8 +342,8 @@ class TableWriter:
                 raise StoreError(f"create {table_id}: appended, yet not readable") from None
             log(logger, "table create repeated", table=table_id)
             return
-        table = TableLog(table_id, config, state, seq - len(events), lines=[batch[0][0]])
-        table.applied(events, lines, command_id, seq)
+        table = TableLog.begun(table_id, config, state, stored[0])
+        table.applied(events, stored[1:], command_id)
         self.cache.put(table_id, table)
 
     async def execute(
@@ -406,7 +406,7 @@ class TableWriter:
             lines = [event_line(e) for e in events]
             index = table.version
             try:
-                seq = await self.store.append(
+                stored = await self.store.append(
                     table_id,
                     messages(command_id, events, lines, index, fingerprint),
                     table.last_seq,
@@ -433,7 +433,7 @@ class TableWriter:
                 table, fresh = await self.reload(table), True
                 continue
             try:
-                states = table.applied(events, lines, command_id, seq, fingerprint)
+                states = table.applied(events, stored, command_id, fingerprint)
             except CorruptLog as exc:  # memory not what the stream confirmed: read it again
                 self.cache.pop(table_id, None)
                 metrics.CORRUPT_LOGS.inc()
@@ -443,7 +443,7 @@ class TableWriter:
                 continue
             if len(self.own_appends) > 4 * self.settings.cache_tables:
                 self.own_appends.clear()  # bounded: the clock then reads the stream once
-            self.own_appends[table_id] = seq  # the clock computes from memory (clock.py)
+            self.own_appends[table_id] = stored[-1].seq  # the clock computes from memory (clock.py)
             for hook in self.on_append:
                 await hook(table, index, events, states)
             return CommandDone(
