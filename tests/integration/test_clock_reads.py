@@ -2,8 +2,8 @@
 deadline once, from memory: a command's steps poke the clock twice, and a poke made while the
 first computation waits for the table's lock is answered by it. After the command that ends the
 match, the clock computes no deadline and nothing reads the log back (the archive is written
-from memory): the table left the copy's memory and stays out of it (before this, the clock's poke
-read the whole log back to find it over). And a create whose settings were checked before plays no check hand again.
+from memory, and a sweep passes a table the copy saw end): the table left the copy's memory and
+stays out of it (before this, the clock's poke read the whole log back to find it over). And a create whose settings were checked before plays no check hand again.
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgspec
 import pytest
 
 from paiju import api, bots, simulate
 from paiju.protocol import encode
+from paiju_services.directory import Listed
 from paiju_services.messages import CreateTable, Join, SeatCommand
 from paiju_services.tables import TableService
 from paiju_services.tables import clock as clocks
@@ -100,6 +102,18 @@ async def test_one_computation_from_memory_per_command_and_none_after_the_end(
 
     # a later computation (a sweep's poke) answers none without reading the log either
     assert await svc.clock.compute(table) is None
+    assert counted.loads == [] and table not in svc.cache
+
+    # nor does a sweep while the copy's index of the directory still lists the table in play (its
+    # watch not yet told of the end, as happens under load)
+    entry = await svc.writer.meta(table, fresh=True)
+    assert entry.meta.status == "finished"
+
+    async def stale_index() -> list[Listed]:
+        return [Listed(msgspec.structs.replace(entry.meta, status="playing"), entry.revision)]
+
+    monkeypatch.setattr(svc.writer, "playing", stale_index)
+    assert await svc.sweep() == 0  # passed over
     assert counted.loads == [] and table not in svc.cache
 
 

@@ -161,6 +161,11 @@ class Clock:
             del self.ended[next(iter(self.ended))]
         self.ended[table_id] = None
 
+    def forgotten(self, table_id: str) -> bool:
+        """Whether the table's match ended and it left this copy's memory since (``forget``):
+        over for good, its directory entry written, nothing left to compute or step."""
+        return table_id in self.ended and table_id not in self.writer.cache
+
     # --- computing deadlines -------------------------------------------------------------------
 
     def poke(self, table_id: str, hurry: bool = True) -> None:
@@ -227,7 +232,7 @@ class Clock:
             # a poke made while this waited for the lock (a command's steps poke twice) is
             # answered by what is read now, under the lock: it needs no computation of its own
             self.again.discard(table_id)
-            if table_id in self.ended and table_id not in writer.cache:
+            if self.forgotten(table_id):
                 return None
             table = await writer.table(table_id)
             if table.over:  # no deadline; nor a place in memory (it may have just been forgotten)
