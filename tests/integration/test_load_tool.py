@@ -68,3 +68,12 @@ def test_the_floor_passes_moves_through_the_same_processes_with_no_game() -> Non
     assert out["moves_per_s"] > 0
     assert set(out["cpu_cores"]) == {"nats-server", "tables-0", "gateway-0", "load-tool"}
     assert all(cores > 0 for cores in out["cpu_cores"].values())
+
+
+def test_the_paced_floor_measures_move_to_view_as_the_load_tool_does() -> None:
+    out = run_tool(
+        "floor.py", *("--tables", "2", "--pace", "2", "--duration", "3", "--warmup", "1")
+    )
+    assert 0 < out["moves_per_s"] <= 2 * 2 * 1.5  # two tables, two moves a second each
+    assert out["samples"] > 0 and out["latency_s"]["p50"] is not None
+    assert out["errors"] == {} and out["stuck"] == 0
