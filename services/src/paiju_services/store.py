@@ -24,11 +24,8 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
-import itertools
 import logging
-import secrets
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +41,14 @@ from nats.js.api import (
 from nats.js.object_store import ObjectStore
 
 from paiju_services import metrics, subjects
-from paiju_services.errors import Unavailable
+from paiju_services.stored import ArchiveError as ArchiveError
+from paiju_services.stored import Conflict as Conflict
+from paiju_services.stored import PurgeDenied as PurgeDenied
+from paiju_services.stored import Stored as Stored
+from paiju_services.stored import StoreError as StoreError
+from paiju_services.stored import decode_archive as decode_archive
+from paiju_services.stored import encode_archive as encode_archive
+from paiju_services.stored import stamped
 
 logger = logging.getLogger("paiju.store")
 
@@ -79,51 +83,9 @@ RETIRING_BUCKET = "paiju_retiring"
 # retired tables kept until ``keep_retired`` is up (retention.py): key <table>, value when it
 # retired (text), in the order they retired
 RETIRED_BUCKET = "paiju_retired"
-ARCHIVE_FORMAT = 1  # the version of an archived object's encoding (``encode_archive``)
 H_LAST_SEQ = "Paiju-Last-Seq"  # on an archived object: the stream sequence of its last message
 H_MESSAGES = "Paiju-Messages"  # on an archived object: how many messages it holds
 CHUNK_BATCH = 32  # archive chunks (128 KiB each) a batched direct get may return
-
-
-class StoreError(Unavailable):
-    """The store could not be reached or refused an append for a reason other than a race."""
-
-
-class PurgeDenied(StoreError):
-    """The stream was made with ``deny_purge`` (before retirement existed): nats-server refuses
-    to purge it, and refuses to turn ``deny_purge`` off on an existing stream."""
-
-
-class ArchiveError(StoreError):
-    """An archived object that is not a table's log as the archive writes it (cut short, of
-    another table, of an unknown format)."""
-
-
-class Conflict(Exception):
-    """The append lost a race: the subject's last sequence was not the expected one, or the
-    batch's message ids were seen before (the command was appended already)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    seq: int
-    data: bytes
-    headers: dict[str, str]
-
-
-# --- the archive's encoding ----------------------------------------------------------------------
-
-
-class _Message(msgspec.Struct, array_like=True, frozen=True):
-    seq: int
-    data: bytes
-    headers: dict[str, str]
-
-
-class _Archived(msgspec.Struct, array_like=True, frozen=True):
-    format: int
-    table: str
-    messages: list[_Message]
 
 
 class _ObjectInfo(msgspec.Struct):
@@ -149,68 +111,9 @@ class ArchiveInfo:
     messages: int
 
 
-_archive_decoder = msgspec.msgpack.Decoder(_Archived)
-
-
-def encode_archive(table_id: str, msgs: Sequence[Stored]) -> bytes:
-    """A table's messages as one archived object: msgpack (``[format, table, [[seq, data,
-    headers], ...]]``), zlib-compressed (a log's JSON lines and headers repeat a lot: about a
-    tenth of their size)."""
-    body = _Archived(ARCHIVE_FORMAT, table_id, [_Message(m.seq, m.data, m.headers) for m in msgs])
-    return zlib.compress(msgspec.msgpack.encode(body), 6)
-
-
-def decode_archive(table_id: str, blob: bytes) -> list[Stored]:
-    """The messages of an archived object, checked: ``table_id``'s, of a known format, in
-    increasing stream sequence.
-
-    Raises:
-        ArchiveError: the object is none of that.
-    """
-    try:
-        body = _archive_decoder.decode(zlib.decompress(blob))
-    except (zlib.error, msgspec.DecodeError) as exc:
-        raise ArchiveError(f"archive of {table_id}: unreadable: {exc}") from exc
-    if body.format != ARCHIVE_FORMAT or body.table != table_id:
-        raise ArchiveError(f"archive of {table_id}: format {body.format} of table {body.table!r}")
-    seqs = [m.seq for m in body.messages]
-    if any(b <= a for a, b in itertools.pairwise(seqs)):
-        raise ArchiveError(f"archive of {table_id}: sequences out of order")
-    return [Stored(m.seq, m.data, dict(m.headers)) for m in body.messages]
-
-
 def archive_meta_subject(table_id: str) -> str:
     """The subject of a table's object's meta message in the archive bucket."""
     return f"$O.{ARCHIVE_BUCKET}.M.{base64.urlsafe_b64encode(table_id.encode()).decode()}"
-
-
-def stamped(
-    table_id: str,
-    messages: Sequence[tuple[bytes, dict[str, str]]],
-    expected_last: int,
-    msg_id_prefix: str,
-    stream: str,
-) -> list[tuple[bytes, dict[str, str]]]:
-    """One append's messages with the headers JetStream acts on added to their own: a message id
-    each, the expected last sequence and stream on the first, and for several messages an atomic
-    batch's id, places and commit. The stream keeps every header as published, so these are the
-    messages as a read returns them."""
-    batch = secrets.token_hex(12) if len(messages) > 1 else None
-    last = len(messages) - 1
-    out = []
-    for i, (payload, headers) in enumerate(messages):
-        hdrs = dict(headers)
-        hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
-        if batch is not None:
-            hdrs["Nats-Batch-Id"] = batch
-            hdrs["Nats-Batch-Sequence"] = str(i + 1)
-        if i == 0:
-            hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
-            hdrs["Nats-Expected-Stream"] = stream
-        if batch is not None and i == last:
-            hdrs["Nats-Batch-Commit"] = "1"
-        out.append((payload, hdrs))
-    return out
 
 
 def _object_digest(data: bytes) -> str:

@@ -1,0 +1,119 @@
+"""A table's messages as the event store holds them (``Stored``: stream sequence, bytes,
+headers), what the store raises, and the two forms a message takes besides: the headers an append
+adds to a message's own (``stamped``: the stream keeps them as published), and the archive's
+encoding of a whole log (``encode_archive``, ``decode_archive``). paiju_services.store, which
+reads and writes them, re-exports these names."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from paiju_services.errors import Unavailable
+
+ARCHIVE_FORMAT = 1  # the version of an archived object's encoding (``encode_archive``)
+
+
+class StoreError(Unavailable):
+    """The store could not be reached or refused an append for a reason other than a race."""
+
+
+class PurgeDenied(StoreError):
+    """The stream was made with ``deny_purge`` (before retirement existed): nats-server refuses
+    to purge it, and refuses to turn ``deny_purge`` off on an existing stream."""
+
+
+class ArchiveError(StoreError):
+    """An archived object that is not a table's log as the archive writes it (cut short, of
+    another table, of an unknown format)."""
+
+
+class Conflict(Exception):
+    """The append lost a race: the subject's last sequence was not the expected one, or the
+    batch's message ids were seen before (the command was appended already)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    seq: int
+    data: bytes
+    headers: dict[str, str]
+
+
+class _Message(msgspec.Struct, array_like=True, frozen=True):
+    seq: int
+    data: bytes
+    headers: dict[str, str]
+
+
+class _Archived(msgspec.Struct, array_like=True, frozen=True):
+    format: int
+    table: str
+    messages: list[_Message]
+
+
+def stamped(
+    table_id: str,
+    messages: Sequence[tuple[bytes, dict[str, str]]],
+    expected_last: int,
+    msg_id_prefix: str,
+    stream: str,
+) -> list[tuple[bytes, dict[str, str]]]:
+    """One append's messages with the headers JetStream acts on added to their own: a message id
+    each, the expected last sequence and stream on the first, and for several messages an atomic
+    batch's id, places and commit. The stream keeps every header as published, so these are the
+    messages as a read returns them."""
+    batch = secrets.token_hex(12) if len(messages) > 1 else None
+    last = len(messages) - 1
+    out = []
+    for i, (payload, headers) in enumerate(messages):
+        hdrs = dict(headers)
+        hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
+        if batch is not None:
+            hdrs["Nats-Batch-Id"] = batch
+            hdrs["Nats-Batch-Sequence"] = str(i + 1)
+        if i == 0:
+            hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
+            hdrs["Nats-Expected-Stream"] = stream
+        if batch is not None and i == last:
+            hdrs["Nats-Batch-Commit"] = "1"
+        out.append((payload, hdrs))
+    return out
+
+
+# --- the archive's encoding ----------------------------------------------------------------------
+
+
+_archive_decoder = msgspec.msgpack.Decoder(_Archived)
+
+
+def encode_archive(table_id: str, msgs: Sequence[Stored]) -> bytes:
+    """A table's messages as one archived object: msgpack (``[format, table, [[seq, data,
+    headers], ...]]``), zlib-compressed (a log's JSON lines and headers repeat a lot: about a
+    tenth of their size)."""
+    body = _Archived(ARCHIVE_FORMAT, table_id, [_Message(m.seq, m.data, m.headers) for m in msgs])
+    return zlib.compress(msgspec.msgpack.encode(body), 6)
+
+
+def decode_archive(table_id: str, blob: bytes) -> list[Stored]:
+    """The messages of an archived object, checked: ``table_id``'s, of a known format, in
+    increasing stream sequence.
+
+    Raises:
+        ArchiveError: the object is none of that.
+    """
+    try:
+        body = _archive_decoder.decode(zlib.decompress(blob))
+    except (zlib.error, msgspec.DecodeError) as exc:
+        raise ArchiveError(f"archive of {table_id}: unreadable: {exc}") from exc
+    if body.format != ARCHIVE_FORMAT or body.table != table_id:
+        raise ArchiveError(f"archive of {table_id}: format {body.format} of table {body.table!r}")
+    seqs = [m.seq for m in body.messages]
+    if any(b <= a for a, b in itertools.pairwise(seqs)):
+        raise ArchiveError(f"archive of {table_id}: sequences out of order")
+    return [Stored(m.seq, m.data, dict(m.headers)) for m in body.messages]
