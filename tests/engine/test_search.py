@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from paiju import api, levels, sampling, search
 from paiju.cards import parse_cards
 from paiju.client import state_from_view
-from paiju.duel import duel_config
+from paiju.duel import duel_config, opening
 from paiju.protocol import Bid, HandEnded
 from paiju.registry import get_game
 from paiju.simulate import table_command
@@ -225,6 +225,45 @@ def test_a_void_shown_in_the_trick_is_kept() -> None:
         if any(isinstance(e, HandEnded) for e in events):
             state = game.initial_state(state.config)
     pytest.fail("no void shown")
+
+
+def test_a_declarations_cards_are_dealt_to_the_seat_that_showed_them() -> None:
+    """打棒, a later hand's declaring round: the level cards (or jokers) a seat's declaration
+    showed are in its hand, in the truth and in every deal another seat samples."""
+    game: Any = get_game("dabang")
+    config = duel_config("dabang", hands=2)
+    checked = 0
+    for seed in range(40):
+        state = opening(config, f"shown-{seed}", "normal")
+        while state is not None and state.phase != "declare":
+            command = table_command(state, f"shown-{seed}")
+            if command is None:
+                break
+            state, _ = game.apply(state, command)
+        if state is None or state.phase != "declare":
+            continue
+        speaker = game.to_move(state)
+        shows = [m for m in game.legal_moves(state, speaker) if m.bid not in ("pass", "liang")]
+        if not shows:
+            continue
+        state, _ = game.apply(state, max(shows, key=lambda m: m.bid))
+        if state.phase != "declare":
+            continue
+        seat = game.to_move(state)
+        shown = game.shown_held(state)
+        assert shown and {s for s, _ in shown} == {speaker}
+        mine = seat_state(state, seat)
+        know = sampling.knowledge(mine, seat)
+        assert sampling.problems(state, mine, seat, know) == []
+        for i in range(10):
+            dealt = sampling.sample(mine, seat, random.Random(i), know)
+            held = dealt.hands[speaker]
+            for card in {c for _, c in shown}:
+                assert held.count(card) >= sum(c == card for _, c in shown)
+        checked += 1
+        if checked == 3:
+            return
+    pytest.fail(f"only {checked} declarations said in 40 second hands")
 
 
 @pytest.mark.parametrize("game_id", ["dabang", "dagong"])

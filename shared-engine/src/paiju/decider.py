@@ -199,6 +199,12 @@ class Decider(Generic[S]):
         game counts none, or its views do not tell (the default)."""
         return None
 
+    def shown_held(self, state: S) -> tuple[tuple[int, Card], ...]:
+        """Cards a seat has shown every seat and holds still for certain (打棒's declarations,
+        while they are being made), a (seat, card) pair for each copy, for the 高手's sampler
+        (``paiju.sampling``), which deals them to that seat. Default: none."""
+        return ()
+
     def bot_finish(self, state: S) -> tuple[S, HandEnded, int] | None:
         """The hand played to its end from the full ``state`` by the 普通 bot for every seat, on a
         fast path of the game's own (for the 高手's play-outs, ``paiju.search.rollout``): the state

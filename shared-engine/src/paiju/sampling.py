@@ -11,6 +11,8 @@ the hands, ``rest`` (what the deal left undealt: 打棒's kitty) and ``discards`
   (a view shows no earlier trick, so the rest of what was played this hand is unknown: those
   cards are dealt to the played pile at random, like the hidden hands);
 - the kitty, where the view shows it (打棒's dealer sees what he buried; a kitty turned up);
+- the cards a seat has shown and holds still (打棒's declarations while they are being made:
+  ``shown_held``), dealt to that seat;
 - the cards a side is made of while their holder is secret (大北's ♠3 and ♠A, 板子炮's and 打拱's
   called card, ``Sides.marks``): one not played yet is in a hand, never in the played pile, and
   with two decks in the hand of a seat other than the one who called it; a mark of one copy is
@@ -167,6 +169,14 @@ def _marks(
     return tuple(found)
 
 
+def _shown(
+    game: TableGame[Any], state: TableState, seat: int
+) -> tuple[tuple[Card, frozenset[int]], ...]:
+    """The cards another seat has shown and still holds (``shown_held``), as marks of that seat
+    alone, a copy each."""
+    return tuple((card, frozenset({s})) for s, card in game.shown_held(state) if s != seat)
+
+
 def knowledge(state: TableState, seat: int) -> Knowledge:
     """What ``seat`` knows of where the cards are, from the state its view rebuilds."""
     game: TableGame[Any] = get_game(state.config.game)
@@ -196,7 +206,7 @@ def knowledge(state: TableState, seat: int) -> Knowledge:
         counts=tuple(len(h) for h in state.hands),
         pool=tuple(sorted(unknown.elements())),
         voids=voids,
-        marks=_marks(game, state, seat, pack),
+        marks=_marks(game, state, seat, pack) + _shown(game, state, seat),
         suit_of=suit_of,
         barred=_barred(game, state, seat, pack),
         hidden_points=hidden_points,

@@ -34,14 +34,24 @@ rules of following (``follow_rules``). Each phase is a module of its own over th
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from paiju.cards import SMALL_JOKER, SUITS, Hand, build_deck, card_codes, parse_cards, remove_cards
+from paiju.cards import (
+    SMALL_JOKER,
+    SUITS,
+    Card,
+    Hand,
+    build_deck,
+    card_codes,
+    parse_cards,
+    remove_cards,
+)
 from paiju.games import dabang_playout
 from paiju.games.dabang_bots import bot_word_or_burial, burials
 from paiju.games.dabang_cards import FIRST_LEVEL, KITTY, POINTS, level_rank
-from paiju.games.dabang_declaring import PASS, joker_grabs
+from paiju.games.dabang_declaring import PASS, joker_grabs, shown_cards
 from paiju.games.dabang_declaring_round import (
     declaration_kind,
     declaring_word_heard,
@@ -268,6 +278,18 @@ class Dabang(TrickGame[DabangState]):
         """Every trick taken is counted in ``points_won``; the trick on the table not yet."""
         on_table = sum(POINTS.get(c >> 2, 0) for cards in state.actions if cards for c in cards)
         return POINTS, sum(state.points_won) + on_table
+
+    def shown_held(self, state: DabangState) -> tuple[tuple[int, Card], ...]:
+        """In the declaring round, the cards each seat's words showed (the most of a card one
+        seat showed: 加固 shows again what it showed): all still in its hand, as no card moves
+        before the round ends (then 扣王, the kitty and the play move them)."""
+        if state.phase != "declare":
+            return ()
+        most: Counter[tuple[int, Card]] = Counter()
+        for seat, word in state.said:
+            for card, count in Counter(shown_cards(word, dealer_level(state))).items():
+                most[seat, card] = max(most[seat, card], count)
+        return tuple(sorted(most.elements()))
 
     def bot_finish(self, state: DabangState) -> tuple[DabangState, HandEnded, int] | None:
         """The hand's tricks played out by the 普通 bot's rules on counts of cards

@@ -90,6 +90,23 @@ def can_show(hand: Sequence[Card], word: str, level: int) -> bool:
     return counts[level_rank(level) * 4 + SUITS.index(suit)] >= int(head)
 
 
+def shown_cards(word: str, level: int) -> tuple[Card, ...]:
+    """The cards declaration ``word`` shows every seat at ``level`` (a pass shows none).
+
+    >>> from paiju.cards import card_codes
+    >>> card_codes(shown_cards("2xH", 3)), len(shown_cards("RJxS", 3)), shown_cards(PASS, 3)
+    (['3H', '3H'], 4, ())
+    """
+    if word == PASS:
+        return ()
+    if word == LIANG:
+        return (BIG_JOKER,)
+    head, suit = word.split("x")
+    if head in ("BJ", "RJ"):
+        return (SMALL_JOKER if head == "BJ" else BIG_JOKER,) * 4
+    return (level_rank(level) * 4 + SUITS.index(suit),) * int(head)
+
+
 def first_suited(cards: Sequence[Card]) -> int | None:
     """The suit of the first card that is not a joker ("若摸到的是王则继续摸牌")."""
     return next((c & 3 for c in cards if c < SMALL_JOKER), None)
