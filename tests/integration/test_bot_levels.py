@@ -7,6 +7,9 @@ bot's level for itself."""
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -15,6 +18,8 @@ from integration.harness import Socket, Stack, join, new_table, owner, play_seat
 from paiju import api, levels
 from paiju.client import state_from_view
 from paiju.protocol import AutoPlayed, BotSeated, Event, decode
+from paiju_services.bots import yield_cores
+from paiju_services.config import Settings
 
 
 async def test_an_unknown_level_is_refused_and_fills_no_seat(http: httpx.AsyncClient) -> None:
@@ -89,3 +94,17 @@ async def test_bots_seated_at_their_levels_are_recorded_and_play_at_them(
             seen = state_from_view(config.to_dict(), api.view(state, seat))
             chosen = await asyncio.to_thread(levels.choose, seen, seat, level)
             assert api.decide(state, chosen)[0] == events[i], (seat, level, i)
+
+
+def test_the_searching_thread_yields_the_cores_to_the_services() -> None:
+    """The bots service's searches (高手) run in a thread of lower CPU priority (``yield_cores``,
+    the setting ``bot_search_nice``): the thread's nice value rises, the caller's does not."""
+    before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def niceness() -> int:
+        yield_cores(Settings().bot_search_nice)
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(niceness).result() == min(19, before + Settings().bot_search_nice)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before

@@ -38,7 +38,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -76,6 +78,16 @@ from paiju_services.messages import (
 logger = logging.getLogger("paiju.bots")
 
 RETRY_CODES = SERVICE_BUSY | {"conflict", "unauthorized"}
+
+
+def yield_cores(niceness: int) -> None:
+    """Lower the calling thread's CPU priority by ``niceness`` (Linux gives each thread its own
+    nice value): the searching thread then takes the cores the table service, the gateway and
+    nats-server leave idle, and yields them when those wake for a move. Elsewhere, or refused,
+    the thread runs as it is."""
+    if niceness and hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
 
 
 class Gate:
@@ -141,7 +153,12 @@ class BotService:
         # levels' (高手, a tenth of a second or more each) in another, so that a quick decision
         # never waits behind a search; ``search_room`` bounds the searching turns held at once
         self.quick = ThreadPoolExecutor(1, thread_name_prefix="bot-quick")
-        self.searcher = ThreadPoolExecutor(1, thread_name_prefix="bot-search")
+        self.searcher = ThreadPoolExecutor(
+            1,
+            thread_name_prefix="bot-search",
+            initializer=yield_cores,
+            initargs=(settings.bot_search_nice,),
+        )
         self.search_room = asyncio.Semaphore(settings.bot_searches)
         self.search = search.scaled(settings.bot_search_scale)  # the searching levels' chooser
         self.consumer: asyncio.Task[None] | None = None

@@ -67,6 +67,9 @@ class Settings(msgspec.Struct, kw_only=True):
     # the searching bots' budget, times each game's (paiju.search.STEPS: about 200 ms at p95 on a
     # 2-core reference machine): lower on a slower machine, higher on a faster one
     bot_search_scale: float = 1.0
+    # the searching thread's nice value above the process's (Linux, per thread): its searches use
+    # the cores the services leave idle and yield them to a move's work (0: same priority)
+    bot_search_nice: int = 10
     # table service: seconds before the server plays for a seat in 托管 (a turn of its own, so
     # that a player sees each automatic play happen rather than a burst of them)
     auto_delay: float = 1.0
