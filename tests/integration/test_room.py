@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import nats
+import pytest
 
 from integration.harness import (
     Socket,
@@ -35,6 +36,8 @@ from paiju.protocol import Event
 from paiju_services import subjects, views
 from paiju_services.bus import ask
 from paiju_services.config import Settings
+from paiju_services.messages import CloseTable, CreateTable
+from paiju_services.tables import TableService
 
 
 def report_events(jsonl: str) -> list[Event]:
@@ -116,6 +119,25 @@ async def test_a_retried_create_answers_the_same_owner_token(http: httpx.AsyncCl
     # the table's public record never shows it
     shown = (await http.get(f"/api/tables/{first.json()['id']}")).json()
     assert "owner_token" not in shown and first.json()["owner_token"] not in json.dumps(shown)
+
+
+async def test_a_close_writes_the_log_under_the_tables_lock(
+    svc: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner's close appends its events as every writer of a table's log must: holding the
+    table's lock (a join's steps, which hold it, may run at the same time)."""
+    made = await svc.create(CreateTable(game="guanpai"))
+    held: list[bool] = []
+    execute = svc.writer.execute
+
+    async def watched(table_id: str, *args: Any, **kwargs: Any) -> Any:
+        held.append(svc.writer.lock(table_id).locked())
+        return await execute(table_id, *args, **kwargs)
+
+    monkeypatch.setattr(svc.writer, "execute", watched)
+    closed = await svc.room.close(made.table, CloseTable(owner_token=made.owner_token))
+    assert closed.status == "closed"
+    assert held == [True]
 
 
 async def test_the_owner_closes_an_open_table_and_nobody_else_can(

@@ -268,9 +268,13 @@ class Room:
                 return TableClosed(status="closed")
             if meta.status != "open":
                 raise ServiceError("match_started", action="it can no longer be closed")
-            # the log says so first (table_closed, match_ended), then the directory
-            await self.writer.execute(table_id, lambda t: None if t.over else ("close", Close()))
-            await self.ending.archive(await self.writer.table(table_id))
+            # the log says so first (table_closed, match_ended), then the directory; under the
+            # table's lock, as the writer asks of every caller (a join's steps may run meanwhile)
+            async with self.writer.lock(table_id):
+                await self.writer.execute(
+                    table_id, lambda t: None if t.over else ("close", Close())
+                )
+                await self.ending.archive(await self.writer.table(table_id))
             meta.status = "closed"
             meta.finished_at = time.time()
             await self.ending.schedule_retirement(table_id, meta.finished_at)
