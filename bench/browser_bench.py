@@ -141,7 +141,7 @@ def summary(raw: dict[str, Any]) -> dict[str, Any]:
 
 def browser_section(bench: Any) -> list[Any]:
     """The section for bench/run.py: rows with the Chromium figures in the Pyodide column."""
-    from run import Row, fmt_time, log, mark
+    from bench_rows import Row, fmt_time, log, mark
 
     log("browser: Chromium against the stack (local validation)")
     figures = summary(measure())
@@ -348,7 +348,7 @@ def fmt_bytes(n: float) -> str:
 
 def first_visit_section(bench: Any) -> list[Any]:
     """The section for bench/run.py: a cold and a warm visit, bytes and time to engine ready."""
-    from run import Row, fmt_time, log, mark
+    from bench_rows import Row, fmt_time, log, mark
 
     log(f"browser: first visits, cold then warm, {VISIT_RUNS} browser profiles")
     figures = visits_summary(measure_visits())

@@ -55,7 +55,7 @@ def deals_for(players: int) -> int:
 def duel_section(bench: Any) -> list[Any]:
     """The section for bench/run.py: per game and match-up, the strength and time rows, and the
     expert's bids."""
-    from run import Row, log, mark
+    from bench_rows import Row, log, mark
 
     from paiju import api, duel, duel_report
 

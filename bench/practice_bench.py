@@ -110,7 +110,7 @@ def measure(moves: int = MOVES, expert_moves: int = EXPERT_MOVES) -> dict[str, A
 def practice_section(bench: Any) -> list[Any]:
     """The section for bench/run.py: per game, a practice bot's move in Pyodide, p50 and p95, at
     普通 and at 高手."""
-    from run import Row, log, mark
+    from bench_rows import Row, log, mark
 
     log("practice: a bot's move in Pyodide, in Chromium")
     figures = measure()

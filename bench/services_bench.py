@@ -180,7 +180,7 @@ def describe(out: dict[str, Any]) -> str:
 def measure(bench: Any) -> dict[str, dict[str, Any]]:
     """Every run, the closed loop's alternating with its floor's, and the paced floor; each run's
     line in the notes. Keys: the runs' and ``closed``, ``closed_floor``, ``paced_floor``."""
-    from run import log
+    from bench_rows import log
 
     def note(name: str, out: dict[str, Any]) -> None:
         bench.notes.append(f"Services, {name}: {describe(out)}.")
@@ -216,7 +216,7 @@ def measure(bench: Any) -> dict[str, dict[str, Any]]:
 
 def closed_rows(outs: dict[str, dict[str, Any]]) -> list[Any]:
     """Moves a second against the floor's, and each process's CPU a move against its bound."""
-    from run import Row, mark
+    from bench_rows import Row, mark
 
     product, floor_out = outs["closed"], outs["closed_floor"]
     share = moves_per_s(product) / moves_per_s(floor_out) if floor_out["moves_per_s"] else 0.0
@@ -261,7 +261,7 @@ def closed_rows(outs: dict[str, dict[str, Any]]) -> list[Any]:
 
 def latency_rows(outs: dict[str, dict[str, Any]]) -> list[Any]:
     """The 1-table p50, the paced p99 against its floor's, among bots, and at 2,000 tables."""
-    from run import Row, mark
+    from bench_rows import Row, mark
 
     one = (outs["one"].get("latency_s") or {}).get("p50")
     paced, paced_floor = p99(outs["paced"]), p99(outs["paced_floor"])
@@ -314,7 +314,7 @@ def latency_rows(outs: dict[str, dict[str, Any]]) -> list[Any]:
 
 def restart_row(outs: dict[str, dict[str, Any]]) -> Any:
     """Every live table back within a minute of the kill; the events a second rebuilt beside."""
-    from run import Row, mark
+    from bench_rows import Row, mark
 
     restart = outs["restart"]["restart"]
     seconds = back_within_s(outs["restart"])
