@@ -111,6 +111,12 @@ class TableLog:
         self.nbytes += len(msg.data)
         self.last_seq = msg.seq
 
+    def ends_at(self, seq: int, index: int | None) -> bool:
+        """Whether the stream's last message (its sequence and ``Paiju-Index``: ``store.tip``) is
+        this log's last: then the stream holds this log and no more, as every append was made
+        after the message before it."""
+        return seq == self.last_seq and index == self.version - 1
+
     def stored(self) -> list[Stored]:
         """The log's messages as a read of the stream returns them, from memory (the caller
         checks that the stream holds what this log does: ``catch_up``)."""
@@ -290,7 +296,7 @@ async def catch_up(store: EventStore, cached: TableLog) -> list[Stored] | None:
     seq, index = await store.tip(cached.table_id)
     if seq == 0:  # retired to the archive meanwhile (or not on this replica yet)
         return await store.read(cached.table_id, after=cached.last_seq)
-    if seq == cached.last_seq and index == cached.version - 1:
+    if cached.ends_at(seq, index):
         return []
     if seq > cached.last_seq:
         msgs = await store.read(cached.table_id, after=cached.last_seq, until=seq)

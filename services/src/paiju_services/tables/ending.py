@@ -59,14 +59,13 @@ class Ending:
         failure is logged: the gateway asks again (``paiju.tables.<table>.archive``).
 
         The messages are this copy's memory of them when the stream's last message is the one
-        the memory holds last (its sequence and index: the check ``tablelog.catch_up`` decides
+        the memory holds last (``TableLog.ends_at``, the check ``tablelog.catch_up`` decides
         on), else the stream's, read. Reading a log of a hundred messages back at every match's
         end cost about a sixth of the table service's CPU per move (docs/performance.md); the
         retirement compares the archive with the stream again before it purges anything."""
         table_id = table.table_id
         try:
-            seq, index = await self.writer.store.tip(table_id)
-            held = (seq, index) == (table.last_seq, table.version - 1)
+            held = table.ends_at(*await self.writer.store.tip(table_id))
             await self.retirement().archive(table_id, table.stored() if held else None)
         except Exception as exc:
             log(logger, "archive failed", logging.WARNING, table=table_id, error=repr(exc))

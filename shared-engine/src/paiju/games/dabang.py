@@ -51,7 +51,7 @@ from paiju.cards import (
 from paiju.games import dabang_playout
 from paiju.games.dabang_bots import bot_word_or_burial, burials
 from paiju.games.dabang_cards import FIRST_LEVEL, KITTY, POINTS, level_rank
-from paiju.games.dabang_declaring import PASS, joker_grabs, shown_cards
+from paiju.games.dabang_declaring import PASS, joker_grabs, shows
 from paiju.games.dabang_declaring_round import (
     declaration_kind,
     declaring_word_heard,
@@ -287,8 +287,9 @@ class Dabang(TrickGame[DabangState]):
             return ()
         most: Counter[tuple[int, Card]] = Counter()
         for seat, word in state.said:
-            for card, count in Counter(shown_cards(word, dealer_level(state))).items():
-                most[seat, card] = max(most[seat, card], count)
+            if word != PASS:
+                card, copies = shows(word, dealer_level(state))
+                most[seat, card] = max(most[seat, card], copies)
         return tuple(sorted(most.elements()))
 
     def bot_finish(self, state: DabangState) -> tuple[DabangState, HandEnded, int] | None:

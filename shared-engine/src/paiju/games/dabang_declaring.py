@@ -11,7 +11,6 @@ level cards of that suit), ``BJx<suit>`` / ``RJx<suit>`` (four small / big joker
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from paiju.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, Hand
@@ -83,28 +82,25 @@ def answers(
 
 def can_show(hand: Sequence[Card], word: str, level: int) -> bool:
     """Whether ``hand`` holds the cards of declaration ``word`` at ``level``."""
-    head, suit = word.split("x")
-    counts = Counter(hand)
-    if head in ("BJ", "RJ"):
-        return counts[SMALL_JOKER if head == "BJ" else BIG_JOKER] >= 4
-    return counts[level_rank(level) * 4 + SUITS.index(suit)] >= int(head)
+    card, copies = shows(word, level)
+    return hand.count(card) >= copies
 
 
-def shown_cards(word: str, level: int) -> tuple[Card, ...]:
-    """The cards declaration ``word`` shows every seat at ``level`` (a pass shows none).
+def shows(word: str, level: int) -> tuple[Card, int]:
+    """The card a declaration ``word`` (or 亮大王) shows every seat at ``level``, and how many of
+    it: n identical level cards, four jokers, one big joker.
 
     >>> from paiju.cards import card_codes
-    >>> card_codes(shown_cards("2xH", 3)), len(shown_cards("RJxS", 3)), shown_cards(PASS, 3)
-    (['3H', '3H'], 4, ())
+    >>> card, copies = shows("2xH", 3)
+    >>> card_codes([card]), copies, shows("RJxS", 3)[1], shows(LIANG, 3)[1]
+    (['3H'], 2, 4, 1)
     """
-    if word == PASS:
-        return ()
     if word == LIANG:
-        return (BIG_JOKER,)
+        return BIG_JOKER, 1
     head, suit = word.split("x")
     if head in ("BJ", "RJ"):
-        return (SMALL_JOKER if head == "BJ" else BIG_JOKER,) * 4
-    return (level_rank(level) * 4 + SUITS.index(suit),) * int(head)
+        return SMALL_JOKER if head == "BJ" else BIG_JOKER, 4
+    return level_rank(level) * 4 + SUITS.index(suit), int(head)
 
 
 def first_suited(cards: Sequence[Card]) -> int | None:
