@@ -172,12 +172,6 @@ def plain_answer(h: Holding, lead: Combo, highest: bool) -> Candidate | None:
     return None
 
 
-def _gong_runs(h: Holding, width: int) -> list[tuple[int, int]]:
-    """(start, length) of each window of two or more along ``GONG_LINE`` the hand fills
-    ``width`` deep with its jokers, the 2 once (the generator's ``runs``)."""
-    return runs(h.counts, len(h.jokers), width, GONG_LINE, 2)
-
-
 def _gong_possible(h: Holding) -> bool:
     """Whether two neighbours along ``GONG_LINE`` make four each with the jokers: the least a
     拱拢 takes (most hands have none, and the search for runs is then skipped)."""
@@ -207,7 +201,7 @@ def bombs(h: Holding) -> list[Bomb]:
                 out.append((max(0, n - c), Combo("bomb", r, n), ((r, n),), None, ()))
     if _gong_possible(h):
         for width in range(MIN_BOMB, min(13, 9 + jokers)):
-            for start, length in _gong_runs(h, width):
+            for start, length in runs(counts, jokers, width, GONG_LINE, 2):  # the generator's
                 size = width * length
                 if size > MAX_CARDS:
                     continue
