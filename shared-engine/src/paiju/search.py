@@ -89,8 +89,15 @@ BUDGET = Budget()
 # fast play-out affords them): over 100 deals of seed bench +1.26 [+0.55, +1.97] a hand, where
 # four candidates on 24 deals gave +0.57 [-0.08, +1.22] and four on 48 +0.68 [-0.02, +1.37];
 # its 明独 hands gained most. (Three candidates instead of four in 打拱 and 打棒, where a move of
-# the engine costs most, measured no better over 40 duplicate deals.)
-BUDGETS: dict[str, Budget] = {"dagong": Budget(candidates=6, playouts=32)}
+# the engine costs most, measured no better over 40 duplicate deals.) 打棒: about 30 decisions a
+# hand on about eight deals each, where a level is won or lost only now and then: leaving the 普通
+# move at one standard error followed the noise often enough to cost what the search found. At two,
+# over 100 deals: seed bench +0.10 [+0.05, +0.15] a hand (one: +0.07 [-0.03, +0.16]), seed duel
+# +0.09 [+0.01, +0.16]; at three, +0.02 [-0.01, +0.05] (seed bench): too few moves left.
+BUDGETS: dict[str, Budget] = {
+    "dagong": Budget(candidates=6, playouts=32),
+    "dabang": Budget(confidence=2.0),
+}
 
 
 @dataclass(frozen=True, slots=True)
