@@ -148,8 +148,6 @@ def play_out(
         moment = moment_to_check(page, phase, checked) if problems is not None else None
         if moment and problems is not None:
             check_fits(page, artifacts, f"dagong-tongshan-{moment}", problems)
-            if moment == "play":  # my first turn of play: the 记牌器 has seen the whole hand
-                tracker_counts_every_unseen_card(page)
         hand.phases.append(phase)
         if phase == "declare":
             bid(page, hand, choice="budu")
@@ -222,6 +220,9 @@ def test_a_hand_with_a_chosen_reading_is_played_to_its_sheet_and_the_partner_sta
     page.goto(stack.url)
     page.wait_for_function("document.body.dataset.engine === 'ready'", timeout=60_000)
     table, cards = lead_with_readings(stack, page)
+    # my first turn of play, before my lead: the 记牌器 has seen the whole hand. (Not at my next
+    # turn: a round closed since takes its cards off the table, and the check counts the table's.)
+    tracker_counts_every_unseen_card(page)
 
     watcher, spectator = browsers.page(WIDTHS["desktop"])
     watch(watcher, stack, table)
