@@ -66,6 +66,20 @@ def fmt_ratio(ratio: float | None) -> str:
     return f"{text}×"
 
 
+def timed_row(
+    metric: str, cpython_s: float, pyodide_s: float, target: str, met: bool | None = None
+) -> Row:
+    """A row of one call's time in CPython and in Pyodide, with Pyodide's slowdown."""
+    return Row(
+        metric,
+        fmt_time(cpython_s),
+        fmt_time(pyodide_s),
+        fmt_ratio(pyodide_s / cpython_s),
+        target,
+        met,
+    )
+
+
 def mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 

@@ -24,6 +24,7 @@ from bench_rows import (
     log,
     mark,
     node_version,
+    timed_row,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,18 +217,9 @@ def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
             if c[key] is None or p[key] is None:
                 rows.append(Row(f"{name}: {label}", target="no calls measured"))
                 continue
-            slowdown = p[key] / c[key]
-            ok = slowdown <= PYODIDE_MAX_SLOWDOWN
-            rows.append(
-                Row(
-                    f"{name}: {label}",
-                    fmt_time(c[key]),
-                    fmt_time(p[key]),
-                    fmt_ratio(slowdown),
-                    f"Pyodide ≤ {PYODIDE_MAX_SLOWDOWN:g}× slower {mark(ok)}",
-                    ok,
-                )
-            )
+            ok = p[key] / c[key] <= PYODIDE_MAX_SLOWDOWN
+            target = f"Pyodide ≤ {PYODIDE_MAX_SLOWDOWN:g}× slower {mark(ok)}"
+            rows.append(timed_row(f"{name}: {label}", c[key], p[key], target, ok))
     return rows
 
 
@@ -248,24 +240,14 @@ def leads_section(bench: Bench, game: str, target_s: float, deals: int = 60) -> 
         name = f"{game}/{variant}" if variant else game
         what = f"{c['hand_size']}-card lead holding {c['jokers']} jokers, {deals} deals"
         ok = p["median_s"] < target_s
+        target = f"Pyodide median < {fmt_time(target_s)} {mark(ok)}"
         rows.append(
-            Row(
-                f"{name}: median `legal_moves`, {what}",
-                fmt_time(c["median_s"]),
-                fmt_time(p["median_s"]),
-                fmt_ratio(p["median_s"] / c["median_s"]),
-                f"Pyodide median < {fmt_time(target_s)} {mark(ok)}",
-                ok,
+            timed_row(
+                f"{name}: median `legal_moves`, {what}", c["median_s"], p["median_s"], target, ok
             )
         )
         rows.append(
-            Row(
-                f"{name}: p99 `legal_moves`, {what}",
-                fmt_time(c["p99_s"]),
-                fmt_time(p["p99_s"]),
-                fmt_ratio(p["p99_s"] / c["p99_s"]),
-                "reported",
-            )
+            timed_row(f"{name}: p99 `legal_moves`, {what}", c["p99_s"], p["p99_s"], "reported")
         )
     return rows
 
