@@ -50,7 +50,27 @@ def games_per_second(
             now = clock()
         rates.append(count / (now - start))
         games += count
-    return {"games_per_s": statistics.median(rates), "batch_rates": rates, "games": games}
+    return {"games_per_s": statistics.median(rates), "batch_rates": rates, "rate_games": games}
+
+
+SAME_GAMES_ROUNDS = 3
+
+
+def same_games(
+    game: str, variant: str | None, games: int, seed: int, clock: Clock
+) -> dict[str, Any]:
+    """The same ``games`` random games (seeds ``seed`` on), played through ``SAME_GAMES_ROUNDS``
+    times: the quickest round. Both runtimes play these very games, so their times compare the
+    engines and not two draws of games (a 打棒 match runs from a few hundred decisions to
+    thousands); the quickest round is the one the machine's other work disturbed least."""
+    random_play(game, variant, seed=seed - 1)  # warm-up: imports, caches, JIT tiers in Pyodide
+    best = float("inf")
+    for _ in range(SAME_GAMES_ROUNDS):
+        start = clock()
+        for n in range(seed, seed + games):
+            random_play(game, variant, seed=n)
+        best = min(best, clock() - start)
+    return {"same_games": games, "same_seed": seed, "same_games_s": best}
 
 
 def decision_times(
@@ -149,9 +169,16 @@ def measure_leads(
 
 
 def measure(
-    game: str, variants: list[str | None], budget: float, batches: int, seed: int = 1
+    game: str,
+    variants: list[str | None],
+    budget: float,
+    batches: int,
+    seed: int = 1,
+    same: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    """Every measurement for every variant; `budget` seconds for each of the two kinds."""
+    """Every measurement for every variant; `budget` seconds for each of the two kinds. ``same``
+    (variant → games): the games the other runtime timed as a whole, to time here too; without
+    it (the first runtime), as many as a quarter of the budget played at the measured rate."""
     clock = time.perf_counter
     out: dict[str, Any] = {
         "python": platform.python_version(),
@@ -161,14 +188,35 @@ def measure(
         "variants": {},
     }
     for variant in variants:
+        rate = games_per_second(game, variant, budget, batches, seed, clock)
+        games = (same or {}).get(str(variant)) or max(1, round(rate["games_per_s"] * budget / 4))
         out["variants"][str(variant)] = {
-            **games_per_second(game, variant, budget, batches, seed, clock),
+            **rate,
+            **same_games(game, variant, games, seed + 2_000_000, clock),
             **decision_times(game, variant, budget, seed + 1_000_000, clock),
         }
     return out
 
 
+def time_same(game: str, same: dict[str, int], seed: int = 1) -> dict[str, float]:
+    """``same_games`` again (variant → its games): each variant's quickest round, in seconds. The
+    bench alternates the runtimes, CPython, Pyodide, CPython, Pyodide, so that a spell of other
+    work on the machine falls on both; each keeps its quickest."""
+    clock = time.perf_counter
+    return {
+        variant: same_games(
+            game, None if variant == "None" else variant, games, seed + 2_000_000, clock
+        )["same_games_s"]
+        for variant, games in same.items()
+    }
+
+
 _ARG = globals().get("ARG")
 if _ARG is not None:  # run as a script by tools/pyodide/run.mjs
     _ARG = dict(_ARG)
-    RESULT = measure_leads(**_ARG["leads"]) if "leads" in _ARG else measure(**_ARG)
+    if "leads" in _ARG:
+        RESULT = measure_leads(**_ARG["leads"])
+    elif "same_again" in _ARG:
+        RESULT = time_same(**_ARG["same_again"])
+    else:
+        RESULT = measure(**_ARG)

@@ -121,7 +121,9 @@ def render(bench: Bench, results: list[tuple[str, list[Row], str | None]]) -> st
         f"- CPython {platform.python_version()} ({sys.executable})",
         f"- Pyodide {pyodide_version()} (npm) under node {node_version()}",
         f"- Budget: {bench.budget:g} s per measurement; games/s is the median of "
-        f"{bench.batches} batches; call times are medians over all calls in the budget.",
+        f"{bench.batches} batches, except in the CPython-vs-Pyodide rows, which time the same "
+        "games in both runtimes (their notes say how); call times are medians over all calls in "
+        "the budget.",
         "",
     ]
     header = "| Metric | CPython | Pyodide (node) | Pyodide slowdown | Reference / target | Met |"
