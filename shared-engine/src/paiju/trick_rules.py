@@ -32,7 +32,6 @@ trumps and ranks strictly above the play on top: of equal cards the first played
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -118,9 +117,19 @@ class FollowRules:
         return None
 
 
+def counts_of(cards: Iterable[Card]) -> dict[Card, int]:
+    """How many of each card, in the order first seen: what ``collections.Counter`` counts,
+    without its generic set-up (a check of the argument's type, a method call), which costs more
+    than counting the few cards of a play. A trick game's decisions call this most."""
+    counts: dict[Card, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
 def units_of(cards: Iterable[Card]) -> tuple[int, ...]:
     """The sizes of the groups of identical cards, largest first."""
-    return tuple(sorted(Counter(cards).values(), reverse=True))
+    return tuple(sorted(counts_of(cards).values(), reverse=True))
 
 
 def can_make(shape: Sequence[int], groups: Sequence[int], exact: bool = False) -> bool:
@@ -175,7 +184,7 @@ def follow_error(
     if len(held) < size:
         return None  # all of the suit, and anything else
     shape = required_shape(rules, kind, held)
-    if shape is None or can_make(shape, list(Counter(played).values())):
+    if shape is None or can_make(shape, list(counts_of(played).values())):
         return None
     return "must_follow_shape"
 
@@ -185,7 +194,7 @@ def required_shape(rules: FollowRules, kind: str, held: Sequence[Card]) -> tuple
     (what a follower must play), or None when none can (any cards of the suit will do). A play
     that makes an earlier substitute makes this one too: the substitutes go from the led shape
     down."""
-    groups = list(Counter(held).values())
+    groups = list(counts_of(held).values())
     exact = kind in rules.exact
     for shape in rules.substitutes[kind]:
         if can_make(shape, groups, exact):
@@ -231,7 +240,7 @@ def points_of(cards: Iterable[Card], values: Mapping[int, int]) -> int:
 
 def lead_candidates(rules: FollowRules, order: TrumpOrder, hand: Sequence[Card]) -> list[Hand]:
     """Every distinct lead in ``hand`` (one per card code and lead kind)."""
-    counts = Counter(hand)
+    counts = counts_of(hand)
     out: list[Hand] = []
     for units in rules.leads.values():
         if len(units) != 1:
@@ -261,14 +270,14 @@ def follow_candidates(
         return sorted(
             p
             for p in _multisets(held, size)
-            if shape is None or can_make(shape, list(Counter(p).values()))
+            if shape is None or can_make(shape, list(counts_of(p).values()))
         )
     rest = remove_cards(tuple(hand), held) or ()
     need = size - len(held)
     fills: set[Hand] = set()
     if not held and suit != TRUMP:
         units = rules.leads[kind]
-        trumps = Counter(c for c in rest if suits[c] == TRUMP)
+        trumps = counts_of(c for c in rest if suits[c] == TRUMP)
         if len(units) == 1:
             fills |= {(c,) * units[0] for c, k in trumps.items() if k >= units[0]}
     by_low = sorted(
@@ -284,7 +293,7 @@ def follow_candidates(
 
 def _multisets(cards: Sequence[Card], size: int) -> set[Hand]:
     """Every distinct sub-multiset of ``size`` cards (by counts: fast with many copies)."""
-    counts = sorted(Counter(cards).items())
+    counts = sorted(counts_of(cards).items())
     out: set[Hand] = set()
 
     def rec(i: int, left: int, acc: tuple[Card, ...]) -> None:
