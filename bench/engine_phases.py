@@ -71,11 +71,10 @@ def measure(game: str, variant: str | None, games: int) -> dict[str, float]:
 
 def main() -> None:
     import argparse
-    import json
-    import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    from engine_sections import run_in_pyodide  # the bench's own node harness and wheel
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--variant", default=None)
@@ -83,10 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     arg = {"game": args.game, "variant": args.variant, "games": args.games}
     cpython = measure(**arg)
-    wheel = next((root / "dist").glob("paiju-*.whl"))
-    harness = [str(root / "tools" / "pyodide" / "run.mjs"), "--wheel", str(wheel)]
-    command = ["node", *harness, "--script", __file__, "--arg", json.dumps(arg)]
-    pyodide = json.loads(subprocess.run(command, check=True, capture_output=True).stdout)
+    pyodide = run_in_pyodide(Path(__file__), arg, timeout=600)
     print(f"{'phase':14} {'CPython':>10} {'Pyodide':>10} {'slowdown':>9} {'of Pyodide':>11}")
     for phase in (*PHASES, "whole"):
         c, p = cpython[phase], pyodide[phase]
