@@ -8,7 +8,7 @@ import asyncio
 import inspect
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -19,6 +19,7 @@ from paiju import api
 from paiju.log.file import decode_event, read_header
 from paiju.protocol import Event
 from paiju.table import TableState
+from paiju_services.stored import Stored
 
 __all__ = ["Proc", "Stack", "free_port", "start_stack"]  # the harness's, for the tests' imports
 
@@ -172,26 +173,40 @@ async def play_seat(
 async def raw_log(
     nats_url: str, table_id: str, **options: Any
 ) -> list[tuple[dict[str, str], dict[str, Any]]]:
-    """The table's subject read straight from JetStream: (headers, event) per message.
-    ``options``: of ``nats.connect`` (TLS)."""
+    """The table's subject read straight from JetStream: (its message's headers, event) per line
+    of the log (the header line first). ``options``: of ``nats.connect`` (TLS)."""
+    return log_lines(await raw_messages(nats_url, table_id, **options))
+
+
+async def raw_messages(nats_url: str, table_id: str, **options: Any) -> list[Stored]:
+    """The table's stored messages read straight from JetStream. ``options``: of
+    ``nats.connect`` (TLS)."""
     import nats
 
     from paiju_services.store import EventStore
 
     nc = await nats.connect(nats_url, **options)
     try:
-        msgs = await EventStore(nc, nc.jetstream()).read(table_id)
+        return await EventStore(nc, nc.jetstream()).read(table_id)
     finally:
         await nc.close()
-    return [(m.headers, json.loads(m.data)) for m in msgs]
+
+
+def log_lines(msgs: Sequence[Stored]) -> list[tuple[dict[str, str], dict[str, Any]]]:
+    """A table's stored messages as (its message's headers, the line's JSON) per line of the log:
+    a message holds the JSON lines of one append."""
+    return [(m.headers or {}, json.loads(line)) for m in msgs for line in m.data.split(b"\n")]
 
 
 def assert_clean_log(raw: list[tuple[dict[str, str], dict[str, Any]]]) -> None:
-    """No lost and no duplicated event: the header, then indexes 0..N-1 in order, each command's
-    events contiguous and each command id once."""
+    """No lost and no duplicated event: the header, then indexes 0..N-1 in order, each line
+    where its message's ``Paiju-Index`` and ``Paiju-Type`` place it, each command's events
+    contiguous and each command id once."""
     assert raw[0][1]["type"] == "paiju_log"
-    indexes = [int(h["Paiju-Index"]) for h, _ in raw]
-    assert indexes == list(range(-1, len(raw) - 1))
+    for index, (headers, line) in enumerate(raw, start=-1):
+        first, types = int(headers["Paiju-Index"]), headers["Paiju-Type"].split()
+        assert first <= index < first + len(types), (index, headers)
+        assert types[index - first] == line["type"], (index, headers)
     seen: list[str] = []
     for headers, _ in raw[1:]:
         command = headers["Paiju-Command"]

@@ -55,6 +55,7 @@ from paiju.log.report import describe
 from paiju_services import bus, subjects
 from paiju_services.config import Settings
 from paiju_services.store import EventStore, Stored
+from paiju_services.stored import line_types
 
 # run after the other tests, one at a time (make test):
 # it kills nats-server nodes and bounds how long tables stall
@@ -216,17 +217,27 @@ async def watch_to_the_end(sock: Socket, timeout: float) -> None:
 
 
 def assert_clean_stored_log(table_id: str, msgs: list[Stored]) -> list[str]:
-    """A stored log without loss or repeat (the header, then ``Paiju-Index`` 0..N-1, each
-    command's events contiguous, each command once), whose ``paiju audit`` is sound; returns the
-    command id of each event, by index."""
-    assert msgs and json.loads(msgs[0].data)["type"] == "paiju_log", table_id
-    indexes = [int(m.headers[subjects.H_INDEX]) for m in msgs]
-    assert indexes == list(range(-1, len(msgs) - 1)), (table_id, indexes)
+    """A stored log without loss or repeat (the header line, then lines at ``Paiju-Index``
+    0..N-1, a message's lines the types its ``Paiju-Type`` names, each command once), whose
+    ``paiju audit`` is sound; returns the command id of each event, by index."""
+    lines = [line for m in msgs for line in m.data.decode().split("\n")]
+    assert lines and json.loads(lines[0])["type"] == "paiju_log", table_id
+    assert [json.loads(line)["type"] for line in lines] == [
+        t for m in msgs for t in line_types(m.headers)
+    ], table_id
+    starts = [int(m.headers[subjects.H_INDEX]) for m in msgs]
+    sizes = [len(line_types(m.headers)) for m in msgs]
+    assert starts == [sum(sizes[:i]) - 1 for i in range(len(msgs))], (table_id, starts)
     commands = [m.headers[subjects.H_COMMAND] for m in msgs[1:]]
-    runs = [c for i, c in enumerate(commands) if i == 0 or commands[i - 1] != c]
-    repeated = [c for c, n in Counter(runs).items() if n > 1]
+    repeated = [c for c, n in Counter(commands).items() if n > 1]
     assert not repeated, (table_id, f"commands appended twice: {repeated}")
-    report = audit(m.data.decode() for m in msgs)
+    commands = [
+        m.headers[subjects.H_COMMAND]
+        for m in msgs
+        for t in line_types(m.headers)
+        if t != "paiju_log"
+    ]
+    report = audit(lines)
     assert report.verdict == "sound", (table_id, describe(report))
     return commands
 

@@ -40,10 +40,8 @@ async def ghost_move(svc: TableService, table_id: str, command_id: str) -> tuple
     assert seat is not None
     move = api.legal_moves(table.state, seat)[0]
     events = api.decide(table.state, move)
-    ghosts = [
-        Stored(table.last_seq + 1_000_000 + i, event_line(e), {}) for i, e in enumerate(events)
-    ]
-    table.applied(events, ghosts, f"seat{seat}.{command_id}")
+    ghost = Stored(table.last_seq + 1_000_000, b"\n".join(event_line(e) for e in events), {})
+    table.applied(events, ghost, f"seat{seat}.{command_id}")
     return seat, move
 
 

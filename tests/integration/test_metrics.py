@@ -13,7 +13,17 @@ from pathlib import Path
 import httpx
 import pytest
 
-from integration.harness import Socket, Stack, free_port, join, new_table, owner, play_seat, raw_log
+from integration.harness import (
+    Socket,
+    Stack,
+    free_port,
+    join,
+    new_table,
+    owner,
+    play_seat,
+    raw_log,
+    raw_messages,
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +84,8 @@ async def test_metrics_count_a_played_games_commands(
     )
     appended = tables['paiju_appends_total{result="appended"}']
     assert appended >= len(commands)  # and the table's own steps: deals, reveals
-    assert tables["paiju_appended_messages_total"] == len(log)  # the header and every event
+    # a message an append: the header with the first commitment, then each command's events
+    assert tables["paiju_appended_messages_total"] == len(await raw_messages(stack.nats_url, table))
     assert tables["paiju_append_seconds_count"] >= appended
 
     bots = scrape(ports["bots"])

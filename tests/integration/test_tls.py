@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from nats.aio.client import Client
 
-from integration.harness import assert_clean_log, until
+from integration.harness import assert_clean_log, log_lines, until
 from integration.test_cluster import start_launcher, write_cluster
 from paiju_services import bus, subjects, tls
 from paiju_services.config import Settings
@@ -194,7 +194,7 @@ async def test_the_services_connect_over_tls_and_a_match_plays_to_the_end(
             assert time.monotonic() < deadline, "the match did not finish"
             await asyncio.sleep(0.3)
     msgs = await EventStore(operator, operator.jetstream()).read(table["id"])
-    assert_clean_log([(m.headers or {}, json.loads(m.data)) for m in msgs])
+    assert_clean_log(log_lines(msgs))
     info = await operator.jetstream().stream_info(subjects.STREAM)
     assert info.config.num_replicas == 3
 

@@ -53,6 +53,7 @@ import nats.errors
 import nats.js.errors
 from nats.js.kv import KeyValue
 
+from paiju.log.file import HEADER_TYPE
 from paiju_services import subjects, views
 from paiju_services.config import Settings
 from paiju_services.logs import log
@@ -66,6 +67,7 @@ from paiju_services.store import (
     Stored,
     StoreError,
 )
+from paiju_services.stored import line_types
 
 logger = logging.getLogger("paiju.archive")
 
@@ -81,8 +83,8 @@ def ended(msgs: list[Stored]) -> bool:
     ``match_ended`` last (the engine takes no command after it)."""
     return (
         len(msgs) >= 2
-        and msgs[0].headers.get(subjects.H_TYPE) == "paiju_log"
-        and msgs[-1].headers.get(subjects.H_TYPE) == LAST_EVENT
+        and line_types(msgs[0].headers)[:1] == [HEADER_TYPE]
+        and line_types(msgs[-1].headers)[-1:] == [LAST_EVENT]
     )
 
 

@@ -26,6 +26,7 @@ from paiju_services import subjects
 from paiju_services.inputs import clean_clock
 from paiju_services.messages import TableMeta
 from paiju_services.store import StoreError
+from paiju_services.stored import line_types
 
 
 def wait_version(events: Sequence[Event]) -> int:
@@ -162,7 +163,8 @@ async def wait_start(nc: Client, table_id: str, timeout: float = 5.0) -> tuple[i
         since = stream_time(headers.get("Nats-Time-Stamp", ""))
         if last is None:
             last = int(seq)
-        if headers.get(subjects.H_TYPE) not in QUIET:
+        types = line_types(headers)
+        if not types or not QUIET.issuperset(types):  # a message of anything but quiet events
             return last, since
         up_to = int(seq) - 1
     assert last is not None

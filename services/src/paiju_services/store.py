@@ -1,16 +1,19 @@
 """The event store: one JetStream stream (file storage) with a subject per table, and the KV
 buckets beside it (made at start by ``paiju_services.streams``).
 
-A table's subject holds its log exactly as docs/log-format.md writes it: the first message is the
-log header (``{"type": "paiju_log", ...}``), every later message one engine event in the engine's
-JSON form (``{"type": ..., "v": 1, ...}``), msgspec-encoded. An export is the subject's messages,
-one per line, byte for byte.
+A table's subject holds its log exactly as docs/log-format.md writes it, as JSON lines: each
+message holds the lines one append added, in the engine's JSON form (``{"type": ..., "v": 1,
+...}``), msgspec-encoded, separated by ``\n`` (JSON text never holds a raw newline). The first
+message starts with the log header (``{"type": "paiju_log", ...}``), followed by the commitment to
+the first deal; every later one holds the events of one command, nearly always one event. An
+export is the subject's messages, one after the other, each ended by a newline, byte for byte.
+Logs written before a command's events shared a message hold one line a message (a command of
+several events an atomic batch of them); they are read the same way.
 
-An append holds all the events of one command, or none: one event (nearly every command) is one
-acked publish, several are an atomic batch. Either carries ``Nats-Expected-Last-Subject-Sequence``
-on the first message (optimistic concurrency: two writers cannot both append after the same event)
-and a ``Nats-Msg-Id`` per message derived from the table, the command id and the event's place in
-it (a retried command is not appended twice).
+An append is one message, so it holds all the events of one command or none: one acked publish
+with ``Nats-Expected-Last-Subject-Sequence`` (optimistic concurrency: two writers cannot both
+append after the same event) and a ``Nats-Msg-Id`` derived from the table and the command id (a
+retried command is not appended twice).
 
 Retired tables (paiju_services.archive): a table finished for ``retire_after`` seconds leaves the
 stream for the archive, an Object Store bucket holding one object per table, its messages exactly
@@ -48,15 +51,14 @@ from paiju_services.stored import Stored as Stored
 from paiju_services.stored import StoreError as StoreError
 from paiju_services.stored import decode_archive as decode_archive
 from paiju_services.stored import encode_archive as encode_archive
-from paiju_services.stored import stamped
+from paiju_services.stored import next_index, stamped
 
 logger = logging.getLogger("paiju.store")
 
 # JetStream error codes that mean "someone else appended first": reload and retry.
 WRONG_LAST_SEQUENCE = 10071
 WRONG_LAST_SEQUENCE_CLUSTERED = 10164  # another write to the subject is in flight (R3)
-DUPLICATE_IN_BATCH = 10201  # an atomic batch with a message id seen before
-RACE_CODES = frozenset({WRONG_LAST_SEQUENCE, WRONG_LAST_SEQUENCE_CLUSTERED, DUPLICATE_IN_BATCH})
+RACE_CODES = frozenset({WRONG_LAST_SEQUENCE, WRONG_LAST_SEQUENCE_CLUSTERED})
 
 MAX_MSG_SIZE = 64 * 1024
 # what a direct get adds to a message's own headers
@@ -149,17 +151,17 @@ class EventStore:
         return int(msg.seq or 0)
 
     async def tip(self, table_id: str) -> tuple[int, int | None]:
-        """The stream sequence and the ``Paiju-Index`` of the table's last message, from the
-        stream leader: (0, None) when its subject holds none. What a copy's memory is checked
-        against when in doubt (``tablelog.load``)."""
+        """The stream sequence of the table's last message and the log index of its last line
+        (``stored.next_index`` less one), from the stream leader: (0, None) when its subject
+        holds none. What a copy's memory is checked against when in doubt (``tablelog.load``)."""
         try:
             msg = await self.js.get_last_msg(self.stream, subjects.events_subject(table_id))
         except nats.js.errors.NotFoundError:
             return 0, None
         except (nats.errors.Error, TimeoutError) as exc:  # a stream electing its leader too
             raise StoreError(f"last message of {table_id}: {exc!r}") from exc
-        index = (msg.headers or {}).get(subjects.H_INDEX)
-        return int(msg.seq or 0), None if index is None else int(index)
+        after = next_index(msg.headers or {})
+        return int(msg.seq or 0), None if after is None else after - 1
 
     async def read(self, table_id: str, after: int = 0, until: int | None = None) -> list[Stored]:
         """The table's messages with a stream sequence above ``after``, up to ``until`` (default:
@@ -341,26 +343,28 @@ class EventStore:
     async def append(
         self,
         table_id: str,
-        messages: Sequence[tuple[bytes, dict[str, str]]],
+        payload: bytes,
+        headers: dict[str, str],
         expected_last: int,
-        msg_id_prefix: str,
+        msg_id: str,
         timeout: float = 5.0,
-    ) -> list[Stored]:
-        """Append ``messages`` (payload, headers) after sequence ``expected_last`` (0: the
-        subject must be empty), all or none. Returns them as the stream stores them (``stamped``,
-        at their sequences): what a read of them would return.
+    ) -> Stored:
+        """Append one message (``payload``: the JSON lines of one append, ``headers``: its own)
+        after sequence ``expected_last`` (0: the subject must be empty). Returns it as the stream
+        stores it (``stamped``, at its sequence): what a read of it would return.
 
-        One message (a command that caused one event: nearly all of them) is a plain acked
-        publish; several are an atomic batch, which nats-server stages in a store of its own
-        (several fsyncs a batch: about ten times the cost). Both carry the same checks.
+        One acked publish, whatever the lines: a command's events are in the log all or none
+        because they are one message. (An atomic batch of a message an event did the same at
+        about ten times the cost: on a stream of one replica in a file, nats-server stages each
+        batch in a file store of its own, made and removed with several fsyncs; docs/performance.md.)
 
         A table's first append (``expected_last`` 0) is also refused when the table was retired
         (its subject is empty again, its log in the archive): a create retried long after the
         match ended must not begin a second log under the same id. It is checked before, and
-        after too (a retirement that ran in between is undone: the new messages purged).
+        after too (a retirement that ran in between is undone: the new message purged).
 
         Raises:
-            Conflict: the subject moved on, or the messages were appended before, or the table
+            Conflict: the subject moved on, or the message was appended before, or the table
                 was retired.
             StoreError: anything else (the outcome is then unknown: reload to find out).
         """
@@ -368,9 +372,9 @@ class EventStore:
         try:
             if expected_last == 0 and await self.archived(table_id) is not None:
                 raise Conflict("retired: the log is in the archive")
-            stored = await self._append(table_id, messages, expected_last, msg_id_prefix, timeout)
+            stored = await self._append(table_id, payload, headers, expected_last, msg_id, timeout)
             if expected_last == 0 and await self.archived(table_id) is not None:
-                await self.purge(table_id, through=stored[-1].seq)
+                await self.purge(table_id, through=stored.seq)
                 raise Conflict("retired meanwhile: the log is in the archive")
         except Conflict:
             metrics.APPENDS.labels("conflict").inc()
@@ -381,26 +385,22 @@ class EventStore:
         finally:
             metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
         metrics.APPENDS.labels("appended").inc()
-        metrics.APPENDED_MESSAGES.inc(len(messages))
+        metrics.APPENDED_MESSAGES.inc()
         return stored
 
     async def _append(
         self,
         table_id: str,
-        messages: Sequence[tuple[bytes, dict[str, str]]],
+        payload: bytes,
+        headers: dict[str, str],
         expected_last: int,
-        msg_id_prefix: str,
+        msg_id: str,
         timeout: float,
-    ) -> list[Stored]:
+    ) -> Stored:
         subject = subjects.events_subject(table_id)
-        sent = stamped(table_id, messages, expected_last, msg_id_prefix, self.stream)
-        last = len(sent) - 1
+        data, sent = stamped(table_id, payload, headers, expected_last, msg_id, self.stream)
         try:
-            for i, (payload, headers) in enumerate(sent):
-                if i < last:
-                    await self.nc.publish(subject, payload, headers=headers)
-                    continue
-                reply = await self.nc.request(subject, payload, timeout=timeout, headers=headers)
+            reply = await self.nc.request(subject, data, timeout=timeout, headers=sent)
         except (nats.errors.TimeoutError, nats.errors.NoRespondersError, TimeoutError) as exc:
             raise StoreError(f"append to {table_id}: {exc!r}") from exc
         ack = msgspec.json.decode(reply.data)
@@ -411,7 +411,4 @@ class EventStore:
             raise StoreError(f"append to {table_id}: {error}")
         if ack.get("duplicate"):
             raise Conflict("duplicate")
-        seq = int(ack["seq"])  # the last one's: a batch is stored at consecutive sequences
-        return [
-            Stored(seq - last + i, payload, headers) for i, (payload, headers) in enumerate(sent)
-        ]
+        return Stored(int(ack["seq"]), data, sent)

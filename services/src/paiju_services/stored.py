@@ -7,13 +7,13 @@ reads and writes them, re-exports these names."""
 from __future__ import annotations
 
 import itertools
-import secrets
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgspec
 
+from paiju_services import subjects
 from paiju_services.errors import Unavailable
 
 ARCHIVE_FORMAT = 1  # the version of an archived object's encoding (``encode_archive``)
@@ -35,7 +35,7 @@ class ArchiveError(StoreError):
 
 class Conflict(Exception):
     """The append lost a race: the subject's last sequence was not the expected one, or the
-    batch's message ids were seen before (the command was appended already)."""
+    message id was seen before (the command was appended already)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,31 +59,35 @@ class _Archived(msgspec.Struct, array_like=True, frozen=True):
 
 def stamped(
     table_id: str,
-    messages: Sequence[tuple[bytes, dict[str, str]]],
+    payload: bytes,
+    headers: dict[str, str],
     expected_last: int,
-    msg_id_prefix: str,
+    msg_id: str,
     stream: str,
-) -> list[tuple[bytes, dict[str, str]]]:
-    """One append's messages with the headers JetStream acts on added to their own: a message id
-    each, the expected last sequence and stream on the first, and for several messages an atomic
-    batch's id, places and commit. The stream keeps every header as published, so these are the
-    messages as a read returns them."""
-    batch = secrets.token_hex(12) if len(messages) > 1 else None
-    last = len(messages) - 1
-    out = []
-    for i, (payload, headers) in enumerate(messages):
-        hdrs = dict(headers)
-        hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id_prefix}:{i}"
-        if batch is not None:
-            hdrs["Nats-Batch-Id"] = batch
-            hdrs["Nats-Batch-Sequence"] = str(i + 1)
-        if i == 0:
-            hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
-            hdrs["Nats-Expected-Stream"] = stream
-        if batch is not None and i == last:
-            hdrs["Nats-Batch-Commit"] = "1"
-        out.append((payload, hdrs))
-    return out
+) -> tuple[bytes, dict[str, str]]:
+    """An append's message with the headers JetStream acts on added to its own: its message id,
+    the expected last sequence and the stream. The stream keeps every header as published, so
+    this is the message as a read returns it."""
+    hdrs = dict(headers)
+    hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id}:0"
+    hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
+    hdrs["Nats-Expected-Stream"] = stream
+    return payload, hdrs
+
+
+def line_types(headers: dict[str, str]) -> list[str]:
+    """The type of each line a stored message holds, in order (its ``Paiju-Type``)."""
+    return headers.get(subjects.H_TYPE, "").split()
+
+
+def next_index(headers: dict[str, str]) -> int | None:
+    """The log index after a stored message's last line (its ``Paiju-Index`` plus the lines it
+    holds): the table's version once it is applied. None: the headers do not say."""
+    index = headers.get(subjects.H_INDEX)
+    try:
+        return None if index is None else int(index) + max(1, len(line_types(headers)))
+    except ValueError:
+        return None
 
 
 # --- the archive's encoding ----------------------------------------------------------------------

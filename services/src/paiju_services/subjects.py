@@ -38,11 +38,15 @@ TURNS_STREAM = "PAIJU_TURNS"
 TURNS_PREFIX = "paiju.turns"
 TURNS_ALL = f"{TURNS_PREFIX}.>"
 
-# message headers on every stored event
-H_COMMAND = "Paiju-Command"  # the command id that caused the event
-H_INDEX = "Paiju-Index"  # the event's index in the table log (-1 for the header line)
-H_TYPE = "Paiju-Type"  # the event's type tag (the header line: paiju_log)
-H_BATCH = "Paiju-Batch"  # "i/n": the event is the i-th of the n events its command caused
+# message headers on every stored message. A message holds what one append added to the log, as
+# JSON lines: one event (nearly every command), all the events of a command that caused several,
+# or, first on a subject, the log's header line and the commitment to its first deal.
+H_COMMAND = "Paiju-Command"  # the command id that caused its events
+H_INDEX = "Paiju-Index"  # the log index of its first line (-1: the header line)
+H_TYPE = "Paiju-Type"  # the type tag of each of its lines, in order, space-separated (paiju_log)
+# in logs written before a command's events shared a message: "i/n", the i-th of the n messages
+# of the command's atomic batch (read, never written)
+H_BATCH = "Paiju-Batch"
 H_DIGEST = "Paiju-Digest"  # HMAC of the command (a reused id with another command is refused)
 
 TABLE_ID = re.compile(r"[0-9a-f]{16}")

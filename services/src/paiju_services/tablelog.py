@@ -12,9 +12,11 @@ log as it is, or on a ``fork`` that it catches up alone: a read never changes th
 (a read that caught the cache up in place, between a command's append and its ``applied``,
 applied that command's events twice and shifted every later index).
 
-Every message applied is checked against the ``Paiju-Index`` it was stored with: a log whose
-stored index is not its place (a hole, or an event stored twice) raises ``CorruptLog``, never a
-state silently decided on.
+A message holds the JSON lines of one append (``paiju_services.store``): the header and the first
+deal's commitment, or the events of one command. Every message applied is checked against the
+``Paiju-Index`` it was stored with and the types its ``Paiju-Type`` names: a log whose stored index
+is not its place (a hole, or an event stored twice) or whose lines are not what its headers say
+raises ``CorruptLog``, never a state silently decided on.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from paiju_services.errors import ServiceError
 from paiju_services.logs import log
 from paiju_services.messages import HandsSoFar, PublicState
 from paiju_services.store import EventStore, Stored
+from paiju_services.stored import line_types
 
 _json = msgspec.json.Encoder()
 logger = logging.getLogger("paiju.tablelog")
@@ -63,8 +66,8 @@ class TableLog:
     state: TableState
     last_seq: int  # stream sequence of the last message applied
     events: list[Event] = field(default_factory=list)
-    lines: list[bytes] = field(default_factory=list)  # header then events, as stored
-    # and each one's stream sequence and stored headers (msgpack: a dict each would take three
+    lines: list[bytes] = field(default_factory=list)  # each message's JSON lines, as stored
+    # and each message's stream sequence and stored headers (msgpack: a dict each would take three
     # times the room), so that the log can be archived as the stream holds it without a read
     seqs: list[int] = field(default_factory=list)
     headers: list[bytes] = field(default_factory=list)
@@ -85,22 +88,18 @@ class TableLog:
 
     @classmethod
     def start(cls, first: Stored, table_id: str) -> TableLog:
+        """A log from its first message: the header line, and the events the message holds after
+        it (the first deal's commitment; none in a log written a message an event)."""
+        head, *rest = first.data.split(b"\n")
         try:
-            data = msgspec.json.decode(first.data)
+            data = msgspec.json.decode(head)
             if data.get("type") != HEADER_TYPE:
                 raise ValueError(f"first message is {data.get('type')!r}, not a header")
             config = api.config_from_dict(data["config"])
         except (ValueError, KeyError, TypeError, AttributeError, msgspec.DecodeError) as exc:
             raise CorruptLog(f"{table_id}: bad header at seq {first.seq}: {exc}") from exc
-        return cls.begun(table_id, config, api.initial_state(config), first)
-
-    @classmethod
-    def begun(
-        cls, table_id: str, config: Config[Any], state: TableState, first: Stored
-    ) -> TableLog:
-        """A log of its header message alone (``state``: the config's initial state)."""
-        table = cls(table_id, config, state, first.seq)
-        table._keep(first)
+        table = cls(table_id, config, api.initial_state(config), first.seq)
+        table._play(first, rest, -1, [HEADER_TYPE])
         return table
 
     def _keep(self, msg: Stored) -> None:
@@ -125,38 +124,55 @@ class TableLog:
             for seq, data, headers in zip(self.seqs, self.lines, self.headers, strict=True)
         ]
 
-    def apply(self, msg: Stored) -> Event:
-        try:
-            message = decode(msgspec.json.decode(msg.data))
-        except (ValueError, msgspec.DecodeError) as exc:
-            raise CorruptLog(f"{self.table_id}: bad event at seq {msg.seq}: {exc}") from exc
-        if not isinstance(message, Event):
-            raise CorruptLog(f"{self.table_id}: a command in the log at seq {msg.seq}")
-        index = len(self.events)
+    def apply(self, msg: Stored) -> list[Event]:
+        """Apply a stored message of events (after the first): its events, in order."""
+        return self._play(msg, msg.data.split(b"\n"), len(self.events), [])
+
+    def _play(self, msg: Stored, lines: list[bytes], first: int, before: list[str]) -> list[Event]:
+        """Check a message against its headers (``first``: the index of its first line;
+        ``before``: the types of the lines it holds before ``lines``), apply its events and keep
+        it."""
         stored = msg.headers.get(subjects.H_INDEX)
-        if stored is not None and stored != str(index):
+        if stored is not None and stored != str(first):
             raise CorruptLog(
-                f"{self.table_id}: the event at seq {msg.seq} was stored as index {stored},"
-                f" replayed as {index}"
+                f"{self.table_id}: the message at seq {msg.seq} was stored at index {stored},"
+                f" replayed at {first}"
             )
-        self.state = api.evolve(self.state, message)
-        self.events.append(message)
+        events: list[Event] = []
+        for line in lines:
+            try:
+                event = decode(msgspec.json.decode(line))
+            except (ValueError, msgspec.DecodeError) as exc:
+                raise CorruptLog(f"{self.table_id}: bad event at seq {msg.seq}: {exc}") from exc
+            if not isinstance(event, Event):
+                raise CorruptLog(f"{self.table_id}: a command in the log at seq {msg.seq}")
+            events.append(event)
+        types = before + [event.TYPE for event in events]
+        if subjects.H_TYPE in msg.headers and line_types(msg.headers) != types:
+            raise CorruptLog(
+                f"{self.table_id}: the message at seq {msg.seq} holds {types},"
+                f" its headers say {line_types(msg.headers)}"
+            )
+        index = len(self.events)
+        for event in events:
+            self.state = api.evolve(self.state, event)
+            self.events.append(event)
         self._keep(msg)
         position, _, size = msg.headers.get(subjects.H_BATCH, "1/1").partition("/")
-        self.settled = position == size
+        self.settled = position == size  # a message of an atomic batch, in an older log
         command = msg.headers.get(subjects.H_COMMAND)
-        if command is not None:
-            first, count = self.commands.get(command, (index, 0))
-            self.commands[command] = (first, count + 1)
+        if command is not None and events:
+            start, count = self.commands.get(command, (index, 0))
+            self.commands[command] = (start, count + len(events))
             digest = msg.headers.get(subjects.H_DIGEST)
             if digest is not None:
                 self.digests.setdefault(command, digest)
-        return message
+        return events
 
     def applied(
         self,
         events: list[Event],
-        stored: list[Stored],
+        stored: Stored,
         command: str,
         digest: str | None = None,
     ) -> list[TableState]:
@@ -164,22 +180,22 @@ class TableLog:
         them back); the state after each event, in order.
 
         Raises:
-            CorruptLog: the messages are not after the last one applied (an append this log did
+            CorruptLog: the message is not after the last one applied (an append this log did
                 not follow): the caller reloads from the stream.
         """
-        if stored[0].seq <= self.last_seq:
+        if stored.seq <= self.last_seq:
             raise CorruptLog(
-                f"{self.table_id}: appended at seq {stored[0].seq}, not after {self.last_seq}"
+                f"{self.table_id}: appended at seq {stored.seq}, not after {self.last_seq}"
             )
         self.commands[command] = (len(self.events), len(events))
         if digest is not None:
             self.digests[command] = digest
         states = []
-        for event, msg in zip(events, stored, strict=True):
+        for event in events:
             self.state = api.evolve(self.state, event)
             states.append(self.state)
             self.events.append(event)
-            self._keep(msg)
+        self._keep(stored)
         self.settled = True
         return states
 
@@ -268,14 +284,12 @@ async def load(store: EventStore, table_id: str, cached: TableLog | None = None)
         msgs = await catch_up(store, cached)
         if msgs is not None:
             metrics.REBUILDS.inc()
-            metrics.REBUILD_EVENTS.inc(len(msgs))
-            for msg in msgs:
-                cached.apply(msg)
+            metrics.REBUILD_EVENTS.inc(sum(len(cached.apply(msg)) for msg in msgs))
             return cached
-    msgs = await store.read(table_id)
+    table = from_messages(table_id, await store.read(table_id))
     metrics.REBUILDS.inc()
-    metrics.REBUILD_EVENTS.inc(len(msgs))
-    return from_messages(table_id, msgs)
+    metrics.REBUILD_EVENTS.inc(0 if table is None else table.version)
+    return table
 
 
 async def catch_up(store: EventStore, cached: TableLog) -> list[Stored] | None:

@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import msgspec
 from nats.aio.msg import Msg
 
-from paiju_services import metrics, subjects, views
+from paiju_services import metrics, views
 from paiju_services.backoff import Streak, from_settings
 from paiju_services.config import Settings
 from paiju_services.errors import RemoteError, ServiceError
@@ -55,6 +55,7 @@ from paiju_services.gateway.presence import PresenceBook
 from paiju_services.gateway.schemas import Over, encoder
 from paiju_services.logs import log
 from paiju_services.messages import ViewNow
+from paiju_services.stored import next_index
 
 logger = logging.getLogger("paiju.gateway.feed")
 GRACE = 1.0  # seconds a stored event may wait for its views before the feed asks for them
@@ -298,11 +299,10 @@ class TableFeed:
             self._spawn(self._refetch(audience))
 
     def stored(self, msg: Msg) -> None:
-        """The stream stored an event (its headers, republished): if its views do not follow
-        within ``GRACE``, they are asked for."""
-        try:
-            version = int((msg.headers or {})[subjects.H_INDEX]) + 1
-        except (KeyError, ValueError):
+        """The stream stored a message (its headers, republished): if the views of its events
+        do not follow within ``GRACE``, they are asked for."""
+        version = next_index(msg.headers or {})
+        if version is None:
             return
         if version > self.stored_version:
             self.stored_version = version

@@ -41,6 +41,7 @@ from nats.js.kv import KeyValue
 
 from paiju import api
 from paiju.errors import RuleError
+from paiju.log.file import HEADER_TYPE
 from paiju.protocol import Command, Event, encode
 from paiju.simulate import table_command
 from paiju.table import Config, TableState
@@ -82,26 +83,23 @@ def step_id(state: TableState, command: Command) -> str:
     return f"table.{command.TYPE}.{hand_no}"
 
 
-def messages(
+def message(
     command_id: str,
     events: list[Event],
     lines: list[bytes],
     index: int,
     fingerprint: str | None = None,
-) -> list[tuple[bytes, dict[str, str]]]:
-    """The stream messages of one command's events, each with its headers."""
-    out = []
-    for i, (event, line) in enumerate(zip(events, lines, strict=True)):
-        headers = {
-            subjects.H_COMMAND: command_id,
-            subjects.H_INDEX: str(index + i),
-            subjects.H_TYPE: event.TYPE,
-            subjects.H_BATCH: f"{i + 1}/{len(events)}",
-        }
-        if fingerprint is not None:
-            headers[subjects.H_DIGEST] = fingerprint
-        out.append((line, headers))
-    return out
+) -> tuple[bytes, dict[str, str]]:
+    """The stream message of one command's events (their JSON lines, the first at log index
+    ``index``), with its headers: one message, so the command's events are stored all or none."""
+    headers = {
+        subjects.H_COMMAND: command_id,
+        subjects.H_INDEX: str(index),
+        subjects.H_TYPE: " ".join(event.TYPE for event in events),
+    }
+    if fingerprint is not None:
+        headers[subjects.H_DIGEST] = fingerprint
+    return b"\n".join(lines), headers
 
 
 async def _nothing_over(table: TableLog) -> None:
@@ -317,24 +315,23 @@ class TableWriter:
     async def append_first(
         self, table_id: str, config: Config[Any], secret: str, *, retry: bool
     ) -> None:
-        """The log's header and the commitment to the first deal, as one atomic append on an empty
+        """The log's header and the commitment to the first deal, as one message on an empty
         subject. ``retry``: the subject may hold them already (a retried create, or a rematch
         another player pressed first), which is then no error."""
         self.secrets[table_id] = secret  # for the first step (the cache may have been cleared)
         state = api.initial_state(config)
         command = table_command(state, secret)
         assert command is not None  # a new table commits to its first deal
-        command_id = step_id(state, command)
         events = api.decide(state, command)
-        lines = [event_line(e) for e in events]
-        header = {
-            subjects.H_COMMAND: "create",
-            subjects.H_INDEX: "-1",
-            subjects.H_TYPE: "paiju_log",
-        }
-        batch = [(header_line(config, table_id), header), *messages(command_id, events, lines, 0)]
+        payload, headers = message(
+            step_id(state, command), events, [event_line(e) for e in events], 0
+        )
+        headers[subjects.H_INDEX] = "-1"  # its first line is the header
+        headers[subjects.H_TYPE] = f"{HEADER_TYPE} {headers[subjects.H_TYPE]}"
         try:
-            stored = await self.store.append(table_id, batch, 0, "create")
+            first = await self.store.append(
+                table_id, header_line(config, table_id) + b"\n" + payload, headers, 0, "create"
+            )
         except Conflict:  # the subject is not empty: a retry of this create appended first
             if not retry:
                 raise
@@ -342,9 +339,7 @@ class TableWriter:
                 raise StoreError(f"create {table_id}: appended, yet not readable") from None
             log(logger, "table create repeated", table=table_id)
             return
-        table = TableLog.begun(table_id, config, state, stored[0])
-        table.applied(events, stored[1:], command_id)
-        self.cache.put(table_id, table)
+        self.cache.put(table_id, TableLog.start(first, table_id))
 
     async def execute(
         self, table_id: str, plan: Plan, client_id: str | None = None
@@ -408,7 +403,7 @@ class TableWriter:
             try:
                 stored = await self.store.append(
                     table_id,
-                    messages(command_id, events, lines, index, fingerprint),
+                    *message(command_id, events, lines, index, fingerprint),
                     table.last_seq,
                     command_id,
                     timeout=self.settings.request_timeout,
@@ -443,7 +438,7 @@ class TableWriter:
                 continue
             if len(self.own_appends) > 4 * self.settings.cache_tables:
                 self.own_appends.clear()  # bounded: the clock then reads the stream once
-            self.own_appends[table_id] = stored[-1].seq  # the clock computes from memory (clock.py)
+            self.own_appends[table_id] = stored.seq  # the clock computes from memory (clock.py)
             for hook in self.on_append:
                 await hook(table, index, events, states)
             return CommandDone(
