@@ -55,12 +55,18 @@ def as_appended(config: Config[Any], commands: list[list[Event]]) -> list[Stored
     payload, headers = message("table.commit_deal.1", first, [event_line(e) for e in first], 0)
     headers[subjects.H_INDEX] = "-1"
     headers[subjects.H_TYPE] = "paiju_log " + headers[subjects.H_TYPE]
-    msgs = [Stored(1, header_line(config, TABLE) + b"\n" + payload, headers)]
-    index = len(first)
-    for n, events in enumerate(rest):
+    head = Stored(1, header_line(config, TABLE) + b"\n" + payload, headers)
+    return [head, *appended_after(rest, 0, len(first), 1)]
+
+
+def appended_after(commands: list[list[Event]], n: int, index: int, seq: int) -> list[Stored]:
+    """The messages of ``commands`` (named ``c<n>`` on) appended today after log index ``index``
+    and stream sequence ``seq``."""
+    msgs = []
+    for events in commands:
         payload, headers = message(f"c{n}", events, [event_line(e) for e in events], index)
-        msgs.append(Stored(len(msgs) + 1, payload, headers))
-        index += len(events)
+        seq, n, index = seq + 1, n + 1, index + len(events)
+        msgs.append(Stored(seq, payload, headers))
     return msgs
 
 
@@ -111,6 +117,20 @@ def test_a_log_reads_the_same_a_message_an_append_or_a_message_an_event(
     assert ended(now) and ended(before)
     assert not ended(now[:-1])
     assert line_types(now[0].headers) == ["paiju_log", "deal_committed"]
+
+
+def test_a_log_begun_a_message_an_event_goes_on_a_message_an_append() -> None:
+    """A table live through the upgrade: its first commands stored as before, the rest today."""
+    config, commands = commands_of("banzipao", "guizhou", seed=11)
+    cut = next(i for i, events in enumerate(commands) if len(events) > 1) + 1
+    older = as_written_before(config, commands[:cut])
+    index = sum(len(events) for events in commands[:cut])
+    mixed = older + appended_after(commands[cut:], cut - 1, index, older[-1].seq)
+    a, b = from_messages(TABLE, mixed), from_messages(TABLE, as_appended(config, commands))
+    assert a is not None and b is not None
+    assert (a.events, a.state, a.commands) == (b.events, b.state, b.commands)
+    assert export(a) == export(b)
+    assert ended(mixed) and next_index(mixed[-1].headers) == a.version
 
 
 def begun(
