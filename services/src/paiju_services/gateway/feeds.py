@@ -150,12 +150,14 @@ class FeedHost(Protocol):
 
 
 class TableFeed:
-    def __init__(self, backend: FeedHost, table_id: str) -> None:
+    def __init__(self, backend: FeedHost, table_id: str, grace: float = GRACE) -> None:
         self.backend = backend
         self.table_id = table_id
+        self.grace = grace  # seconds a stored version's views may take before they are asked for
         self.audiences: dict[int | None, Audience] = {None: Audience(None)}
         self.watchers: set[Watcher] = set()
         self.stored_version = 0  # the newest version the stream said it holds
+        self.checking = 0  # the version the armed check looks for: stored ``grace`` before it
         self.checker: asyncio.TimerHandle | None = None
         self.fetch_failures = Streak(from_settings(backend.settings))  # of views asked for
         self.tasks: set[asyncio.Future[None]] = set()
@@ -300,7 +302,7 @@ class TableFeed:
 
     def stored(self, msg: Msg) -> None:
         """The stream stored a message (its headers, republished): if the views of its events
-        do not follow within ``GRACE``, they are asked for."""
+        do not follow within ``grace``, they are asked for."""
         version = next_index(msg.headers or {})
         if version is None:
             return
@@ -308,19 +310,23 @@ class TableFeed:
             self.stored_version = version
         self._arm()
 
-    def _arm(self, delay: float = GRACE) -> None:
-        """Look again in ``delay`` seconds whether an audience is behind what the stream holds."""
+    def _arm(self, delay: float | None = None) -> None:
+        """Look in ``delay`` seconds (default ``grace``) whether an audience is behind the version
+        the stream holds now. Only that version: one stored a moment before the check has its
+        views on their way still (in a closed loop, asking at once for what was stored last was
+        one view request to the table service every 50 moves)."""
         if self.checker is None and not self.closed:
+            self.checking = self.stored_version
             loop = asyncio.get_running_loop()
-            self.checker = loop.call_later(delay, self._check)
+            self.checker = loop.call_later(self.grace if delay is None else delay, self._check)
 
     def _check(self) -> None:
         self.checker = None
         for audience in list(self.audiences.values()):
-            if audience.index < self.stored_version and (
-                audience.watchers or audience.seat is None
-            ):
+            if audience.index < self.checking and (audience.watchers or audience.seat is None):
                 self._spawn(self._refetch(audience))
+        if self.stored_version > self.checking:  # stored since the check was armed: its turn
+            self._arm()
 
     def view(self, index: int, event: str, parts: dict[int | None, bytes]) -> None:
         """The views of every audience after an event, as the table service published them: each
@@ -380,7 +386,7 @@ class TableFeed:
                 wait=round(wait, 2),
             )
             if not self.over:
-                self._arm(max(GRACE, wait))
+                self._arm(max(self.grace, wait))
         else:
             self.fetch_failures.succeeded()
 
