@@ -38,6 +38,7 @@ state frame (``event`` None).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -157,7 +158,10 @@ class TableFeed:
         self.audiences: dict[int | None, Audience] = {None: Audience(None)}
         self.watchers: set[Watcher] = set()
         self.stored_version = 0  # the newest version the stream said it holds
-        self.checking = 0  # the version the armed check looks for: stored ``grace`` before it
+        # the versions the stream stored, and when, that no check has looked at yet; and the newest
+        # one stored ``grace`` ago or more, whose views every audience should have by now
+        self.heard: collections.deque[tuple[float, int]] = collections.deque()
+        self.checking = 0
         self.checker: asyncio.TimerHandle | None = None
         self.fetch_failures = Streak(from_settings(backend.settings))  # of views asked for
         self.tasks: set[asyncio.Future[None]] = set()
@@ -308,25 +312,32 @@ class TableFeed:
             return
         if version > self.stored_version:
             self.stored_version = version
+            self.heard.append((asyncio.get_running_loop().time(), version))
         self._arm()
 
     def _arm(self, delay: float | None = None) -> None:
-        """Look in ``delay`` seconds (default ``grace``) whether an audience is behind the version
-        the stream holds now. Only that version: one stored a moment before the check has its
-        views on their way still (in a closed loop, asking at once for what was stored last was
-        one view request to the table service every 50 moves)."""
+        """Look in ``delay`` seconds (default: when the oldest version heard of is ``grace`` old)
+        whether an audience is behind a version stored ``grace`` ago or more. Only such a
+        version: one stored a moment before has its views on their way still (in a closed loop,
+        asking for the newest version at every check was one view request to the table service
+        every 50 moves)."""
         if self.checker is None and not self.closed:
-            self.checking = self.stored_version
             loop = asyncio.get_running_loop()
-            self.checker = loop.call_later(self.grace if delay is None else delay, self._check)
+            if delay is None:
+                if not self.heard:
+                    return
+                delay = max(0.0, self.heard[0][0] + self.grace - loop.time())
+            self.checker = loop.call_later(delay, self._check)
 
     def _check(self) -> None:
         self.checker = None
+        now = asyncio.get_running_loop().time()
+        while self.heard and self.heard[0][0] + self.grace <= now:
+            self.checking = self.heard.popleft()[1]
         for audience in list(self.audiences.values()):
             if audience.index < self.checking and (audience.watchers or audience.seat is None):
                 self._spawn(self._refetch(audience))
-        if self.stored_version > self.checking:  # stored since the check was armed: its turn
-            self._arm()
+        self._arm()
 
     def view(self, index: int, event: str, parts: dict[int | None, bytes]) -> None:
         """The views of every audience after an event, as the table service published them: each
