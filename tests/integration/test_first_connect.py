@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ async def test_a_first_connect_stuck_on_a_failed_tls_handshake_is_made_again(
 ) -> None:
     ca = tls.write_tls(tmp_path / "tls", {"node": ["127.0.0.1", "localhost"]})["node"].ca
     attempts = 0
+    clients: list[asyncio.StreamWriter] = []
 
     async def speaks_in_clear(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """A server that answers the client's TLS hello with a NATS INFO line in clear (as a
@@ -28,6 +30,7 @@ async def test_a_first_connect_stuck_on_a_failed_tls_handshake_is_made_again(
         open until the client goes."""
         nonlocal attempts
         attempts += 1
+        clients.append(writer)
         writer.write(b'INFO {"server_id":"clear","tls_required":true}\r\n')
         await writer.drain()
         await reader.read()
@@ -48,3 +51,17 @@ async def test_a_first_connect_stuck_on_a_failed_tls_handshake_is_made_again(
     finally:
         connecting.cancel()
         server.close()
+        for client in clients:  # a stuck attempt ends once its socket is closed: none is left
+            client.close()  # behind to hang the event loop's close (CI on 261f5a0)
+        await until("every attempt ended", lambda: not attempts_left(), 15)
+
+
+def attempts_left() -> list[asyncio.Task[Any]]:
+    """nats-py's connects still running in this event loop."""
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if not task.done()
+        and getattr(task.get_coro(), "__qualname__", "") == "connect"
+        and "nats" in task.get_coro().cr_code.co_filename  # type: ignore[union-attr]
+    ]
