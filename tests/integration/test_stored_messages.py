@@ -23,7 +23,7 @@ from paiju_services import subjects
 from paiju_services.archive import ended
 from paiju_services.stored import Stored, line_types, next_index
 from paiju_services.tablelog import CorruptLog, TableLog, event_line, from_messages, header_line
-from paiju_services.tables.writer import message
+from paiju_services.tables.writer import first_message, message
 
 TABLE = "00000000000000aa"
 
@@ -52,10 +52,7 @@ def as_appended(config: Config[Any], commands: list[list[Event]]) -> list[Stored
     """The messages the table writer appends today: the header and the first commitment in one,
     then a message a command."""
     first, *rest = commands
-    payload, headers = message("table.commit_deal.1", first, [event_line(e) for e in first], 0)
-    headers[subjects.H_INDEX] = "-1"
-    headers[subjects.H_TYPE] = "paiju_log " + headers[subjects.H_TYPE]
-    head = Stored(1, header_line(config, TABLE) + b"\n" + payload, headers)
+    head = Stored(1, *first_message(config, TABLE, "table.commit_deal.1", first))
     return [head, *appended_after(rest, 0, len(first), 1)]
 
 
@@ -64,7 +61,7 @@ def appended_after(commands: list[list[Event]], n: int, index: int, seq: int) ->
     and stream sequence ``seq``."""
     msgs = []
     for events in commands:
-        payload, headers = message(f"c{n}", events, [event_line(e) for e in events], index)
+        payload, headers = message(f"c{n}", events, index)
         seq, n, index = seq + 1, n + 1, index + len(events)
         msgs.append(Stored(seq, payload, headers))
     return msgs

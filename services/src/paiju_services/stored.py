@@ -69,6 +69,7 @@ def stamped(
     the expected last sequence and the stream. The stream keeps every header as published, so
     this is the message as a read returns it."""
     hdrs = dict(headers)
+    # ":0", as a batch's first message had: a command sent again across the upgrade is seen
     hdrs["Nats-Msg-Id"] = f"{table_id}:{msg_id}:0"
     hdrs["Nats-Expected-Last-Subject-Sequence"] = str(expected_last)
     hdrs["Nats-Expected-Stream"] = stream

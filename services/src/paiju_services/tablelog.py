@@ -83,6 +83,11 @@ class TableLog:
         return len(self.events)
 
     @property
+    def head(self) -> bytes:
+        """The log's header line, as stored (the first line of its first message)."""
+        return self.lines[0].split(b"\n", 1)[0]
+
+    @property
     def over(self) -> bool:
         return self.state.phase == "over"
 

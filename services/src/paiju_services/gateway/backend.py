@@ -331,9 +331,7 @@ class Backend:
         return await self.ended_log(table_id)
 
     def log_out(self, table: TableLog) -> LogOut:
-        header = msgspec.json.decode(
-            table.lines[0].split(b"\n", 1)[0]
-        )  # the first message's first line
+        header = msgspec.json.decode(table.head)
         return LogOut(
             table=table.table_id,
             header=header,

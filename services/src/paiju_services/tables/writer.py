@@ -84,11 +84,7 @@ def step_id(state: TableState, command: Command) -> str:
 
 
 def message(
-    command_id: str,
-    events: list[Event],
-    lines: list[bytes],
-    index: int,
-    fingerprint: str | None = None,
+    command_id: str, events: list[Event], index: int, fingerprint: str | None = None
 ) -> tuple[bytes, dict[str, str]]:
     """The stream message of one command's events (their JSON lines, the first at log index
     ``index``), with its headers: one message, so the command's events are stored all or none."""
@@ -99,7 +95,18 @@ def message(
     }
     if fingerprint is not None:
         headers[subjects.H_DIGEST] = fingerprint
-    return b"\n".join(lines), headers
+    return b"\n".join(event_line(e) for e in events), headers
+
+
+def first_message(
+    config: Config[Any], table_id: str, command_id: str, events: list[Event]
+) -> tuple[bytes, dict[str, str]]:
+    """A log's first message: its header line, then the events of its first command (the
+    commitment to the first deal)."""
+    payload, headers = message(command_id, events, 0)
+    headers[subjects.H_INDEX] = "-1"  # its first line is the header
+    headers[subjects.H_TYPE] = f"{HEADER_TYPE} {headers[subjects.H_TYPE]}"
+    return header_line(config, table_id) + b"\n" + payload, headers
 
 
 async def _nothing_over(table: TableLog) -> None:
@@ -323,15 +330,9 @@ class TableWriter:
         command = table_command(state, secret)
         assert command is not None  # a new table commits to its first deal
         events = api.decide(state, command)
-        payload, headers = message(
-            step_id(state, command), events, [event_line(e) for e in events], 0
-        )
-        headers[subjects.H_INDEX] = "-1"  # its first line is the header
-        headers[subjects.H_TYPE] = f"{HEADER_TYPE} {headers[subjects.H_TYPE]}"
+        payload, headers = first_message(config, table_id, step_id(state, command), events)
         try:
-            first = await self.store.append(
-                table_id, header_line(config, table_id) + b"\n" + payload, headers, 0, "create"
-            )
+            first = await self.store.append(table_id, payload, headers, 0, "create")
         except Conflict:  # the subject is not empty: a retry of this create appended first
             if not retry:
                 raise
@@ -398,12 +399,11 @@ class TableWriter:
             if not limit.fits(table.version, events, self.settings.max_events):
                 await self.end_at_limit(table_id)  # the match ends with a result
                 raise ServiceError("table_too_long", limit=self.settings.max_events)
-            lines = [event_line(e) for e in events]
             index = table.version
             try:
                 stored = await self.store.append(
                     table_id,
-                    *message(command_id, events, lines, index, fingerprint),
+                    *message(command_id, events, index, fingerprint),
                     table.last_seq,
                     command_id,
                     timeout=self.settings.request_timeout,
