@@ -255,3 +255,17 @@ async def logged_states(
     for event in events:
         states.append(api.evolve(states[-1], event))
     return events, states
+
+
+def assert_every_index_once(frames: list[dict[str, Any]]) -> None:
+    """The indexes a spectator was sent after events run one by one, without gap or repeat."""
+    seen = [f["index"] for f in frames if f["type"] == "state" and f.get("event")]
+    assert seen, "the spectator saw no event"
+    assert seen == list(range(seen[0], seen[0] + len(seen))), seen
+
+
+async def watch_to_the_end(sock: Socket, timeout: float) -> None:
+    """Record a socket's frames until the match is over."""
+    deadline = time.monotonic() + timeout
+    while not any(f["type"] == "over" for f in sock.frames):
+        await sock.recv(max(0.1, deadline - time.monotonic()))

@@ -28,14 +28,10 @@ import asyncio
 import datetime
 import itertools
 import json
-import os
-import re
 import signal
 import statistics
 import subprocess
-import sys
 import time
-import urllib.request
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -48,152 +44,36 @@ import pytest
 from nats.aio.client import Client
 from nats.js import JetStreamContext
 
-from harness import BROTLI_QUALITY, STATIC_CACHE, free_port
-from integration.harness import Socket
+from integration.cluster import (
+    kill_and_wait,
+    meta_leader,
+    start_launcher,
+    stream_leader,
+    wait_whole,
+    write_cluster,
+)
+from integration.harness import (
+    Socket,
+    assert_clean_log,
+    assert_every_index_once,
+    log_lines,
+    watch_to_the_end,
+)
 from paiju.log.replay import audit
 from paiju.log.report import describe
 from paiju_services import bus, subjects
 from paiju_services.config import Settings
 from paiju_services.store import EventStore, Stored
-from paiju_services.stored import line_types
 
 # run after the other tests, one at a time (make test):
 # it kills nats-server nodes and bounds how long tables stall
 pytestmark = pytest.mark.alone
 
-NODES = 3
-STARTED = re.compile(r"started nats-(n\d) \(pid (\d+)\)")
 TABLES_PER_GAME = 2
 HANDS = 1
 BOT_DELAY = 0.2  # seconds a bot thinks: the matches outlast the faults
 FINISH_AFTER_FAULT = 60.0  # seconds: every table has finished this long after the last fault
 FAULTS = (subjects.STREAM, "meta", subjects.TURNS_STREAM)  # whose leader is killed, in order
-
-
-def write_cluster(
-    root: Path,
-    tls: bool = True,
-    bot_delay: float = 0.0,
-    sweep_interval: float = 0.5,
-    tables: int = 2,
-) -> tuple[Path, list[int], list[int], int]:
-    """A launcher config for a 3-node cluster under ``root``: (config, client ports, monitoring
-    ports, the gateway's port). ``tls``: as deploy/cluster.toml, TLS on the routes and the client
-    ports (the launcher makes the CA and the certificates into ``root``/secrets)."""
-    clients = [free_port() for _ in range(NODES)]
-    monitors = [free_port() for _ in range(NODES)]
-    routes = [free_port() for _ in range(NODES)]
-    confs = []
-    for i in range(NODES):
-        conf = root / f"n{i + 1}.conf"
-        conf.write_text(
-            f"server_name: n{i + 1}\nlisten: 127.0.0.1:{clients[i]}\n"
-            f"http: 127.0.0.1:{monitors[i]}\nmax_payload: 1MB\n"
-            f'jetstream {{\n  store_dir: "{root / f"js{i + 1}"}"\n  max_file_store: 1GB\n'
-            "  max_memory_store: 64MB\n}\n"
-            f"cluster {{\n  name: paiju-test\n  listen: 127.0.0.1:{routes[i]}\n  routes: [\n"
-            + "".join(f"    nats-route://127.0.0.1:{p}\n" for p in routes)
-            + "  ]\n}\n"
-        )
-        confs.append(conf)
-    http_port = free_port()
-    url = ",".join(f"nats://127.0.0.1:{p}" for p in clients)
-    config = root / "cluster.toml"
-    config.write_text(
-        f'logs = "{root / "log"}"\n\n'
-        f'[nats]\ntls = {str(tls).lower()}\nurl = "{url}"\nservers = [{", ".join(json.dumps(str(c)) for c in confs)}]\n\n'
-        f'[settings]\nreplicas = 3\nlog_level = "DEBUG"\nbot_delay = {bot_delay}\nsweep_interval = {sweep_interval}\n'
-        f'static_cache = "{STATIC_CACHE}"\nbrotli_quality = {BROTLI_QUALITY}\n\n'
-        f'[[process]]\nname = "tables"\nservice = "tables"\ncopies = {tables}\n\n'
-        '[[process]]\nname = "bots"\nservice = "bots"\ncopies = 2\n\n'
-        f'[[process]]\nname = "gateway"\nservice = "gateway"\ncopies = 1\nport = {http_port}\n'
-    )
-    return config, clients, monitors, http_port
-
-
-def start_launcher(config: Path, log: Path) -> subprocess.Popen[bytes]:
-    """``python -m paiju_services.launcher config``, its output into ``log``."""
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "paiju_services.launcher", str(config)],
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-
-
-def node_pids(log: Path) -> dict[str, int]:
-    """Each node's pid as the launcher last started it."""
-    return {m[1]: int(m[2]) for m in STARTED.finditer(log.read_text())}
-
-
-def meta_cluster(port: int) -> dict[str, Any] | None:
-    """What a node's ``/jsz`` says of the JetStream meta group (None: it does not answer)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/jsz", timeout=2) as r:
-            meta: dict[str, Any] = json.loads(r.read()).get("meta_cluster", {})
-            return meta
-    except (OSError, ValueError):
-        return None
-
-
-def meta_leader(monitors: list[int]) -> str | None:
-    """The JetStream meta leader, as the first node that answers its ``/jsz`` says."""
-    for port in monitors:
-        leader = (meta_cluster(port) or {}).get("leader")
-        if leader:
-            return str(leader)
-    return None
-
-
-def meta_whole(monitors: list[int]) -> bool:
-    """Every node answers its ``/jsz`` and names the same meta leader (a node back from a kill
-    has rejoined the meta group)."""
-    leaders = {(meta_cluster(port) or {}).get("leader") for port in monitors}
-    return len(leaders) == 1 and None not in leaders and "" not in leaders
-
-
-async def stream_leader(js: JetStreamContext, stream: str) -> str | None:
-    info = await js.stream_info(stream)
-    return info.cluster.leader if info.cluster else None
-
-
-async def kill_and_wait(log: Path, node: str, timeout: float = 30.0) -> None:
-    """kill -9 a node; return once the launcher has started it again."""
-    before = node_pids(log)[node]
-    os.kill(before, signal.SIGKILL)
-    deadline = time.monotonic() + timeout
-    while node_pids(log).get(node) == before:
-        assert time.monotonic() < deadline, f"the launcher did not restart {node}"
-        await asyncio.sleep(0.2)
-
-
-async def wait_whole(js: JetStreamContext, monitors: list[int], timeout: float = 60.0) -> None:
-    """Wait until the cluster is whole again: a meta leader, and each of the two streams with a
-    leader and both its other replicas current (a node back from a kill has caught up), so the
-    next fault takes one node of three, never a second one while the first is still away."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if meta_whole(monitors) and all(
-                [await _stream_whole(js, s) for s in (subjects.STREAM, subjects.TURNS_STREAM)]
-            ):
-                return
-        except (nats.errors.Error, TimeoutError):
-            pass
-        assert time.monotonic() < deadline, "the cluster did not become whole again"
-        await asyncio.sleep(0.3)
-
-
-async def _stream_whole(js: JetStreamContext, stream: str) -> bool:
-    cluster = (await js.stream_info(stream)).cluster
-    replicas = (cluster.replicas or []) if cluster else []
-    return bool(
-        cluster
-        and cluster.leader
-        and len(replicas) == NODES - 1
-        and all(r.current and not r.offline for r in replicas)
-    )
 
 
 def options_for(game: dict[str, Any]) -> dict[str, Any]:
@@ -202,44 +82,14 @@ def options_for(game: dict[str, Any]) -> dict[str, Any]:
     return {"hands": HANDS} if "hands" in names else {}
 
 
-def assert_every_index_once(frames: list[dict[str, Any]]) -> None:
-    """The indexes a spectator was sent after events run one by one, without gap or repeat."""
-    seen = [f["index"] for f in frames if f["type"] == "state" and f.get("event")]
-    assert seen, "the spectator saw no event"
-    assert seen == list(range(seen[0], seen[0] + len(seen))), seen
-
-
-async def watch_to_the_end(sock: Socket, timeout: float) -> None:
-    """Record a socket's frames until the match is over."""
-    deadline = time.monotonic() + timeout
-    while not any(f["type"] == "over" for f in sock.frames):
-        await sock.recv(max(0.1, deadline - time.monotonic()))
-
-
 def assert_clean_stored_log(table_id: str, msgs: list[Stored]) -> list[str]:
-    """A stored log without loss or repeat (the header line, then lines at ``Paiju-Index``
-    0..N-1, a message's lines the types its ``Paiju-Type`` names, each command once), whose
-    ``paiju audit`` is sound; returns the command id of each event, by index."""
-    lines = [line for m in msgs for line in m.data.decode().split("\n")]
-    assert lines and json.loads(lines[0])["type"] == "paiju_log", table_id
-    assert [json.loads(line)["type"] for line in lines] == [
-        t for m in msgs for t in line_types(m.headers)
-    ], table_id
-    starts = [int(m.headers[subjects.H_INDEX]) for m in msgs]
-    sizes = [len(line_types(m.headers)) for m in msgs]
-    assert starts == [sum(sizes[:i]) - 1 for i in range(len(msgs))], (table_id, starts)
-    commands = [m.headers[subjects.H_COMMAND] for m in msgs[1:]]
-    repeated = [c for c, n in Counter(commands).items() if n > 1]
-    assert not repeated, (table_id, f"commands appended twice: {repeated}")
-    commands = [
-        m.headers[subjects.H_COMMAND]
-        for m in msgs
-        for t in line_types(m.headers)
-        if t != "paiju_log"
-    ]
-    report = audit(lines)
+    """A stored log without loss or repeat (``assert_clean_log`` on its lines) whose ``paiju
+    audit`` is sound; returns the command id of each event, by index."""
+    lines = log_lines(msgs)
+    assert_clean_log(lines)
+    report = audit(line for m in msgs for line in m.data.decode().split("\n"))
     assert report.verdict == "sound", (table_id, describe(report))
-    return commands
+    return [headers[subjects.H_COMMAND] for headers, _ in lines[1:]]
 
 
 def service_lines(folder: Path, prefix: str) -> list[dict[str, Any]]:

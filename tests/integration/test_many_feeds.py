@@ -14,8 +14,15 @@ import httpx
 import nats
 import pytest
 
-from integration.harness import Socket, Stack, new_table, owner, start_stack
-from integration.test_cluster import assert_every_index_once, watch_to_the_end
+from integration.harness import (
+    Socket,
+    Stack,
+    assert_every_index_once,
+    new_table,
+    owner,
+    start_stack,
+    watch_to_the_end,
+)
 from paiju_services import subjects
 from paiju_services.bus import request
 from paiju_services.messages import CreateTable, TableCreated

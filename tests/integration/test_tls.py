@@ -36,8 +36,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from nats.aio.client import Client
 
+from integration.cluster import start_launcher, write_cluster
 from integration.harness import assert_clean_log, log_lines, until
-from integration.test_cluster import start_launcher, write_cluster
 from paiju_services import bus, subjects, tls
 from paiju_services.config import Settings
 from paiju_services.store import EventStore

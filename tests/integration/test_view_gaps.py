@@ -13,8 +13,7 @@ import httpx
 import nats
 from nats.aio.client import Client
 
-from integration.harness import Stack, new_table, owner, until
-from integration.test_cluster import assert_every_index_once
+from integration.harness import Stack, assert_every_index_once, new_table, owner, until
 from paiju_services import subjects
 from paiju_services.config import Settings
 from paiju_services.gateway.backend import Backend
