@@ -10,8 +10,9 @@ Sections now:
 - RLCard reference: RLCard's Dou Dizhu engine alone, random games/s, in a separate venv
   (.venv-bench, created here on first use) so RLCard never enters the project's venv.
 - Guanpai, Banzipao, Dagong and Dabang engines: random games/s (Dabang: whole matches) and median
-  and p99 legal_moves / median decide times per variant, on CPython in-process and in Pyodide under
-  node (tools/pyodide/run.mjs running bench/engine_bench.py).
+  and p99 legal_moves / median decide times per variant, on CPython in-process and in Pyodide in a
+  module worker of Debian's headless Chromium, where players run it (bench/pyodide_browser.py
+  running bench/engine_bench.py); the same games under node (tools/pyodide/run.mjs) in the notes.
 - Dagong's hardest decision: legal_moves at a hand's first lead with all four jokers in the
   leader's 27 cards, median and p99 (target: Pyodide median under 20 ms).
 - Engines before and after the core change: Guanpai and Banzipao random games/s of today's engine
@@ -66,6 +67,7 @@ from engine_sections import (  # noqa: E402
     rlcard_section,
 )
 from practice_bench import practice_section  # noqa: E402
+from pyodide_browser import chromium_version  # noqa: E402
 from services_bench import services_section  # noqa: E402
 
 # --- report ---------------------------------------------------------------------------------
@@ -119,14 +121,17 @@ def render(bench: Bench, results: list[tuple[str, list[Row], str | None]]) -> st
         f"- Date: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
         f"- Machine: {cpu_model()}, {os.cpu_count()} CPUs",
         f"- CPython {platform.python_version()} ({sys.executable})",
-        f"- Pyodide {pyodide_version()} (npm) under node {node_version()}",
+        f"- Pyodide {pyodide_version()} (npm) in a module worker of Chromium {chromium_version()} "
+        f"(Debian's, headless); the same games under node {node_version()} in the notes",
         f"- Budget: {bench.budget:g} s per measurement; games/s is the median of "
         f"{bench.batches} batches, except in the CPython-vs-Pyodide rows, which time the same "
         "games in both runtimes (their notes say how); call times are medians over all calls in "
         "the budget.",
         "",
     ]
-    header = "| Metric | CPython | Pyodide (node) | Pyodide slowdown | Reference / target | Met |"
+    header = (
+        "| Metric | CPython | Pyodide (Chromium) | Pyodide slowdown | Reference / target | Met |"
+    )
     for title, rows, error in results:
         lines += [f"## {title}", ""]
         if error:
