@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load_report import latency_summary  # sibling modules
 from load_system import cpu_seconds
 
-from paiju_services.launcher import nats_binary
+from paiju_services.launcher import nats_binary, nats_env
 from paiju_services.ports import free_port
 
 SEATS = 3  # the load tool's game, 关牌 boke, seats three
@@ -327,7 +327,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     procs: dict[str, subprocess.Popen[bytes]] = {}
     try:
         procs["nats-server"] = subprocess.Popen(
-            [nats_binary(), "-js", "-sd", folder, "-a", "127.0.0.1", "-p", str(nats_port)], **quiet
+            [nats_binary(), "-js", "-sd", folder, "-a", "127.0.0.1", "-p", str(nats_port)],
+            env={**os.environ, **nats_env()},  # run as the launcher runs the product's
+            **quiet,
         )
         wait_port(nats_port)
         asyncio.run(make_stream(nats_url))

