@@ -5,14 +5,12 @@ meta leader and each stream's, and whether the cluster is whole again after a fa
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import nats
 from nats.js import JetStreamContext
 
 from harness import BROTLI_QUALITY, STATIC_CACHE, free_port
+from integration.harness import until
 from paiju_services import subjects
 
 NODES = 3
@@ -119,27 +118,28 @@ async def kill_and_wait(log: Path, node: str, timeout: float = 30.0) -> None:
     """kill -9 a node; return once the launcher has started it again."""
     before = node_pids(log)[node]
     os.kill(before, signal.SIGKILL)
-    deadline = time.monotonic() + timeout
-    while node_pids(log).get(node) == before:
-        assert time.monotonic() < deadline, f"the launcher did not restart {node}"
-        await asyncio.sleep(0.2)
+    await until(
+        f"the launcher to restart {node}",
+        lambda: node_pids(log).get(node) != before,
+        timeout,
+        every=0.2,
+    )
 
 
 async def wait_whole(js: JetStreamContext, monitors: list[int], timeout: float = 60.0) -> None:
     """Wait until the cluster is whole again: a meta leader, and each of the two streams with a
     leader and both its other replicas current (a node back from a kill has caught up), so the
     next fault takes one node of three, never a second one while the first is still away."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    async def whole() -> bool:
         try:
-            if meta_whole(monitors) and all(
+            return meta_whole(monitors) and all(
                 [await _stream_whole(js, s) for s in (subjects.STREAM, subjects.TURNS_STREAM)]
-            ):
-                return
+            )
         except (nats.errors.Error, TimeoutError):
-            pass
-        assert time.monotonic() < deadline, "the cluster did not become whole again"
-        await asyncio.sleep(0.3)
+            return False
+
+    await until("the cluster to become whole again", whole, timeout, every=0.3)
 
 
 async def _stream_whole(js: JetStreamContext, stream: str) -> bool:

@@ -29,13 +29,15 @@ __all__ = ["Proc", "Stack", "free_port", "start_stack"]  # the harness's, for th
 OWNERS: dict[str, str] = {}  # the owner token of every table new_table made
 
 
-async def until(what: str, check: Callable[[], Any], timeout: float = 30.0) -> None:
-    """Poll ``check`` (a function, or a coroutine function) until it is true; fail after
-    ``timeout`` seconds saying what was waited for."""
+async def until(
+    what: str, check: Callable[[], Any], timeout: float = 30.0, every: float = 0.05
+) -> None:
+    """Poll ``check`` (a function, or a coroutine function) every ``every`` seconds until it is
+    true; fail after ``timeout`` seconds saying what was waited for."""
     deadline = time.monotonic() + timeout
     while not await _value(check()):
         assert time.monotonic() < deadline, f"waited {timeout:.0f}s for {what}"
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(every)
 
 
 async def _value(result: Any) -> Any:
