@@ -162,11 +162,11 @@ def engine_section(bench: Bench, game: str, against_rlcard: bool) -> list[Row]:
     arg = {"game": game, "variants": variants, "budget": bench.budget, "batches": bench.batches}
     script = BENCH_DIR / "engine_bench.py"
     timeout = 300 + 8 * len(variants) * bench.budget
+    log(f"{game} on CPython: variants {variants}")
+    cpy = engine_bench.measure(**arg)  # before Chromium starts: none of its threads beside it
+    # the very games CPython timed as a whole, timed again in Pyodide: the slowdown's measure
+    same = {str(v): cpy["variants"][str(v)]["same_games"] for v in variants}
     with BrowserPyodide([find_wheel()]) as browser:
-        log(f"{game} on CPython: variants {variants}")
-        cpy = engine_bench.measure(**arg)
-        # the very games CPython timed as a whole, timed again in Pyodide: the slowdown's measure
-        same = {str(v): cpy["variants"][str(v)]["same_games"] for v in variants}
         log(f"{game} in Pyodide in Chromium: variants {variants}")
         started = time.perf_counter()
         pyo = browser.run(script, {**arg, "same": same}, timeout)
