@@ -17,6 +17,7 @@ import pytest
 from paiju import api, bots, simulate
 from paiju.protocol import encode
 from paiju_services.directory import Listed
+from paiju_services.errors import ServiceError
 from paiju_services.messages import CreateTable, Join, SeatCommand
 from paiju_services.tables import TableService
 from paiju_services.tables import clock as clocks
@@ -126,6 +127,14 @@ async def test_a_create_with_settings_checked_before_plays_no_check_hand(
     assert (first.misses, first.hits) == (1, 0)
     await svc.create(CreateTable(game="guanpai", clock=NO_CLOCK))
     second = simulate.hand_problem.cache_info()
-    assert (second.misses, second.hits) == (1, 1)
+    assert (second.misses, second.hits) == (1, 0)  # the copy's own answer: not even a thread
     await svc.create(CreateTable(game="guanpai", clock=NO_CLOCK, options={"hands": 2}))
     assert simulate.hand_problem.cache_info().misses == 2  # other settings: checked
+    bad = CreateTable(
+        game="guanpai", variant="suzhou", players=2, options={"plane_wings": [19, 3, 5, 0, 23]}
+    )
+    for _ in range(2):  # settings that do not play: refused each time, checked once
+        with pytest.raises(ServiceError) as refused:
+            await svc.create(bad)
+        assert refused.value.code == "bad_config"
+    assert simulate.hand_problem.cache_info().misses == 3

@@ -19,7 +19,8 @@ import hmac
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import nats.js.errors
@@ -29,6 +30,7 @@ from paiju.errors import RuleError
 from paiju.levels import DEFAULT_LEVEL, LEVELS
 from paiju.protocol import Close, Command, SetAuto
 from paiju.simulate import hand_problem
+from paiju.table import Config
 from paiju_services import subjects
 from paiju_services.bus import request
 from paiju_services.deadlines import table_clock_of
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from paiju_services.tables.steps import TableSteps
 
 logger = logging.getLogger("paiju.tables")
+CHECKED_SETTINGS = 256  # settings whose check hand's answer a copy keeps
 
 
 class Room:
@@ -78,6 +81,8 @@ class Room:
         self.steps = steps
         self.views = views  # a seat's view key, kept as its token is issued
         self.ending = ending
+        # settings whose check hand was played here, and its answer (``settings_problem``)
+        self.checked: OrderedDict[Config[Any], str | None] = OrderedDict()
 
     # --- create, join, bots --------------------------------------------------------------------
 
@@ -91,8 +96,7 @@ class Room:
         except (ValueError, TypeError) as exc:
             raise ServiceError("bad_config", detail=short(exc)) from exc
         self._refuse_long(getattr(config.options, "hands", None))  # the variant's own
-        # the engine's check hand (options that play wrongly together), off the event loop
-        problem = await asyncio.to_thread(hand_problem, config)
+        problem = await self.settings_problem(config)
         if problem is not None:
             raise ServiceError("bad_config", detail=short(problem))
         fingerprint = None if req.request_id is None else ids.request_digest(req)
@@ -127,6 +131,21 @@ class Room:
         await self.writer.append_first(table_id, config, secret, retry=req.request_id is not None)
         log(logger, "table created", table=table_id, config=meta.config)
         return TableCreated(table=table_id, owner_token=ids.owner_token(secret, table_id))
+
+    async def settings_problem(self, config: Config[Any]) -> str | None:
+        """Why ``config``'s options play wrongly together (None: they don't): the engine's check
+        hand, played off the event loop the first time a copy sees these settings, then answered
+        from memory (the ``CHECKED_SETTINGS`` seen most recently). A lobby creates tables of the
+        same few settings: a thread's hand-off for each create was 3% of the table service's CPU
+        in the load tool's closed loop, for an answer the engine had kept."""
+        if config in self.checked:
+            self.checked.move_to_end(config)
+            return self.checked[config]
+        problem = await asyncio.to_thread(hand_problem, config)
+        self.checked[config] = problem
+        if len(self.checked) > CHECKED_SETTINGS:
+            self.checked.popitem(last=False)
+        return problem
 
     def _refuse_long(self, hands: object) -> None:
         """Refuse a match of more hands than ``max_hands``.
